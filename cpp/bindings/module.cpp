@@ -1,0 +1,48 @@
+// gpuarr._core: the extension module. Registers the exception types and the bindings.
+#include <pybind11/pybind11.h>
+
+#include "bindings/dtype_convert.hpp"
+#include "bindings/py_array.hpp"
+#include "core/errors.hpp"
+#include "runtime/cuda_check.hpp"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "gpuarr's C++/CUDA core";
+  gpuarr::bind::init_numpy_cache();
+
+  // Python exception types; gpuarr.cuda re-exports them.
+  // Leaked on purpose: they must outlive interpreter finalization.
+  static auto* cuda_error =
+      new py::exception<gpuarr::CudaError>(m, "CUDARuntimeError", PyExc_RuntimeError);
+  static auto* no_device =
+      new py::exception<gpuarr::NoDeviceError>(m, "NoDeviceError", cuda_error->ptr());
+  static auto* oom =
+      new py::exception<gpuarr::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
+  static auto* axis_error =
+      new py::object(py::module_::import("numpy.exceptions").attr("AxisError"));
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const gpuarr::NoDeviceError& e) {
+      PyErr_SetString(no_device->ptr(), e.what());
+    } catch (const gpuarr::CudaError& e) {
+      PyErr_SetString(cuda_error->ptr(), e.what());
+    } catch (const gpuarr::OutOfMemoryError& e) {
+      PyErr_SetString(oom->ptr(), e.what());
+    } catch (const gpuarr::AxisError& e) {
+      PyErr_SetString(axis_error->ptr(), e.what());
+    } catch (const gpuarr::TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const gpuarr::ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const gpuarr::IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    }
+  });
+
+  gpuarr::bind::bind_cuda(m);
+  gpuarr::bind::bind_ndarray(m);
+}

@@ -1,0 +1,66 @@
+// Shapes, byte strides and view arithmetic (transpose, reshape-as-view, broadcasting,
+// dimension coalescing), following NumPy's rules. No CUDA, no Python.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuarr {
+
+using Dims = std::vector<int64_t>;
+
+// NumPy 2's limit on the number of dimensions.
+constexpr int kMaxDims = 64;
+
+// Number of elements; throws ValueError for negative dimensions or when
+// size * itemsize overflows.
+int64_t checked_size(const Dims& shape, int64_t itemsize);
+inline int64_t shape_size(const Dims& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+// "(2, 3)", "(3,)", "()" as NumPy prints shapes in messages.
+std::string shape_str(const Dims& shape);
+
+// Strides of a fresh array in 'C' or 'F' order.
+Dims contiguous_strides(const Dims& shape, int64_t itemsize, char order);
+
+// NumPy's contiguity flags: dimensions of size 1 are ignored, empty arrays are both.
+bool is_c_contiguous(const Dims& shape, const Dims& strides, int64_t itemsize);
+bool is_f_contiguous(const Dims& shape, const Dims& strides, int64_t itemsize);
+
+// Strides of a fresh array whose memory order follows `strides` (order='K'):
+// axes ordered by decreasing |stride|, all strides positive.
+Dims strides_like(const Dims& shape, const Dims& strides, int64_t itemsize);
+
+// Normalises axis (negative counts from the end); throws AxisError.
+int64_t normalize_axis(int64_t axis, int64_t ndim);
+
+// Permutes shape and strides; `axes` empty means reverse. Throws ValueError/AxisError.
+void transpose_layout(Dims& shape, Dims& strides, const Dims& axes);
+
+// Resolves one -1 in `new_shape` against `size`; throws ValueError as NumPy does.
+Dims resolve_reshape(int64_t size, const Dims& new_shape);
+
+// Strides that view the same memory with `new_shape` (order 'C' or 'F'), or nothing
+// when a copy is needed (NumPy's _attempt_nocopy_reshape).
+std::optional<Dims> reshape_strides(const Dims& shape, const Dims& strides,
+                                    const Dims& new_shape, int64_t itemsize, char order);
+
+// Strides of `shape`/`strides` broadcast to `target` (zero strides for new or stretched
+// axes); throws ValueError "could not broadcast input array from shape ... into shape ...".
+Dims broadcast_strides(const Dims& shape, const Dims& strides, const Dims& target);
+
+// Removes size-1 dimensions and merges neighbours that are contiguous in every operand,
+// so that kernels index as few dimensions as possible. A 0-d or size-0 problem keeps
+// its shape. `strides` holds one stride vector per operand.
+void coalesce_dims(Dims& shape, std::vector<Dims>& strides);
+
+// Byte range [lo, hi) touched by a view relative to its offset (hi exclusive).
+void memory_extent(const Dims& shape, const Dims& strides, int64_t itemsize, int64_t& lo,
+                   int64_t& hi);
+
+}  // namespace gpuarr

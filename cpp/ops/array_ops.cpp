@@ -1,0 +1,99 @@
+#include "ops/array_ops.hpp"
+
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "ops/kernels.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/stream.hpp"
+#include "runtime/transfer.hpp"
+
+namespace gpuarr {
+
+cudaStream_t stream_for(const NDArray& a) { return current_stream_handle(a.device()); }
+
+NDArray empty_array(const Dims& shape, DType dtype, char order) {
+  NDArray a;
+  const int64_t n = checked_size(shape, itemsize(dtype));
+  a.memory = allocate_device_memory(static_cast<size_t>(n * itemsize(dtype)));
+  a.dtype = dtype;
+  a.shape = shape;
+  a.strides = contiguous_strides(shape, itemsize(dtype), order == 'F' ? 'F' : 'C');
+  return a;
+}
+
+NDArray empty_like_array(const NDArray& like, DType dtype, char order) {
+  if (order == 'A') order = like.f_contiguous() && !like.c_contiguous() ? 'F' : 'C';
+  if (order == 'K') {
+    if (like.c_contiguous()) order = 'C';
+    else if (like.f_contiguous()) order = 'F';
+  }
+  if (order == 'C' || order == 'F') return empty_array(like.shape, dtype, order);
+  NDArray a = empty_array(like.shape, dtype, 'C');
+  if (a.size() > 0) a.strides = strides_like(like.shape, like.strides, itemsize(dtype));
+  return a;
+}
+
+void fill_array(const NDArray& a, const void* value) {
+  if (a.size() == 0) return;
+  DeviceGuard guard(a.device());
+  bool zero = true;
+  for (int64_t i = 0; i < a.itemsize(); ++i) zero = zero && static_cast<const char*>(value)[i] == 0;
+  const cudaStream_t stream = stream_for(a);
+  if (zero && (a.c_contiguous() || a.f_contiguous())) {
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(a.data(), 0, static_cast<size_t>(a.nbytes()), stream));
+    return;
+  }
+  launch_fill(a.data(), a.shape, a.strides, a.itemsize(), value, stream);
+}
+
+void assign_array(const NDArray& dst, const NDArray& src) {
+  const Dims src_strides = broadcast_strides(src.shape, src.strides, dst.shape);
+  if (dst.size() == 0) return;
+  if (src.device() != dst.device()) {
+    throw ValueError("cannot copy between arrays on different devices (" +
+                     std::to_string(src.device()) + " and " + std::to_string(dst.device()) + ")");
+  }
+  DeviceGuard guard(dst.device());
+  launch_cast(dst.data(), dst.strides, dst.dtype, src.data(), src_strides, src.dtype, dst.shape,
+              stream_for(dst));
+}
+
+NDArray copy_array(const NDArray& src, DType dtype, char order) {
+  DeviceGuard guard(src.device());
+  NDArray out = empty_like_array(src, dtype, order);
+  assign_array(out, src);
+  return out;
+}
+
+NDArray reshape_array(const NDArray& a, const Dims& new_shape_in, char order) {
+  const Dims new_shape = resolve_reshape(a.size(), new_shape_in);
+  if (auto strides = reshape_strides(a.shape, a.strides, new_shape, a.itemsize(), order)) {
+    NDArray v = a;
+    v.shape = new_shape;
+    v.strides = *strides;
+    return v;
+  }
+  // Copy into the requested order, then view it with the new shape.
+  NDArray c = copy_array(a, a.dtype, order);
+  c.shape = new_shape;
+  c.strides = contiguous_strides(new_shape, a.itemsize(), order);
+  return c;
+}
+
+void upload_contiguous(const NDArray& dst, const void* host, bool allow_async) {
+  if (dst.nbytes() == 0) return;
+  DeviceGuard guard(dst.device());
+  copy_host_to_device(dst.data(), host, static_cast<size_t>(dst.nbytes()), stream_for(dst),
+                      allow_async);
+}
+
+void download_contiguous(void* host, const NDArray& src, bool allow_async) {
+  if (src.nbytes() == 0) return;
+  DeviceGuard guard(src.device());
+  copy_device_to_host(host, src.data(), static_cast<size_t>(src.nbytes()), stream_for(src),
+                      allow_async);
+}
+
+}  // namespace gpuarr

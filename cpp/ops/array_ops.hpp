@@ -1,0 +1,33 @@
+// Array-level operations: creation, copies and casts, fills, and host transfers. Each
+// runs on the current device's current stream.
+#pragma once
+#include <cstdint>
+
+#include "ops/ndarray.hpp"
+
+namespace gpuarr {
+
+// A fresh array; order is 'C' or 'F'.
+NDArray empty_array(const Dims& shape, DType dtype, char order);
+// A fresh array laid out like `like` (order 'K'), or in 'C'/'F'/'A' order.
+NDArray empty_like_array(const NDArray& like, DType dtype, char order);
+
+// Sets every element to `value`, given as the bytes of one element of a.dtype.
+void fill_array(const NDArray& a, const void* value);
+// dst[...] = src, casting, with src broadcast to dst's shape (ValueError if it cannot be).
+void assign_array(const NDArray& dst, const NDArray& src);
+// A copy in the given order ('C', 'F', 'A' or 'K') and dtype.
+NDArray copy_array(const NDArray& src, DType dtype, char order);
+// A view with a new shape when possible, else a copy (order 'C' or 'F').
+NDArray reshape_array(const NDArray& a, const Dims& new_shape, char order);
+
+// Host transfers of the bytes of a contiguous (C or F) array; see transfer.hpp for the
+// waiting rules. The caller releases the GIL.
+void upload_contiguous(const NDArray& dst, const void* host, bool allow_async);
+void download_contiguous(void* host, const NDArray& src, bool allow_async);
+
+// The current stream of the array's device (gpuarr operations enqueue there).
+cudaStream_t stream_for(const NDArray& a);
+
+
+}  // namespace gpuarr

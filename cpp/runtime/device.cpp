@@ -1,0 +1,74 @@
+#include "runtime/device.hpp"
+
+#include <mutex>
+
+#include "runtime/cuda_check.hpp"
+
+namespace gpuarr {
+namespace {
+
+struct DeviceCensus {
+  int count = 0;
+  cudaError_t status = cudaSuccess;
+};
+
+const DeviceCensus& census() {
+  static DeviceCensus c;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    int n = 0;
+    c.status = cudaGetDeviceCount(&n);
+    if (c.status != cudaSuccess) {
+      cudaGetLastError();
+      n = 0;
+    }
+    c.count = n;
+  });
+  return c;
+}
+
+}  // namespace
+
+int device_count() { return census().count; }
+
+std::string no_device_reason() {
+  const auto& c = census();
+  if (c.count > 0) return "";
+  if (c.status == cudaSuccess) return "cudaGetDeviceCount found 0 devices";
+  return std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(c.status) + ": " +
+         cudaGetErrorString(c.status);
+}
+
+void require_device() {
+  const auto& c = census();
+  if (c.count > 0) return;
+  throw NoDeviceError(c.status == cudaSuccess ? cudaErrorNoDevice : c.status,
+                      "no CUDA device is available (" + no_device_reason() + ")");
+}
+
+int current_device() {
+  require_device();
+  int d = 0;
+  GPUARR_CUDA_CHECK(cudaGetDevice(&d));
+  return d;
+}
+
+void set_device(int device) {
+  require_device();
+  if (device < 0 || device >= device_count()) {
+    throw CudaError(cudaErrorInvalidDevice,
+                    "cudaSetDevice(" + std::to_string(device) + ") failed: invalid device ordinal "
+                    "(this machine has " + std::to_string(device_count()) + " CUDA devices)");
+  }
+  GPUARR_CUDA_CHECK(cudaSetDevice(device));
+}
+
+DeviceGuard::DeviceGuard(int device) : previous_(current_device()), switched_(device != previous_) {
+  if (switched_) set_device(device);
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (switched_) cudaSetDevice(previous_);
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,35 @@
+// Which CUDA devices exist and which one this thread uses. Querying never fails on a
+// machine without a GPU or driver; anything that needs a device calls require_device().
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace gpuarr {
+
+constexpr int kMaxDevices = 64;
+
+// Number of CUDA devices; 0 when there is no device or no driver.
+int device_count();
+// Why device_count() is 0 ("" when devices exist).
+std::string no_device_reason();
+// Throws NoDeviceError when no device is usable.
+void require_device();
+
+int current_device();
+void set_device(int device);
+
+// Makes `device` current for the lifetime of the guard, restoring the previous one.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_;
+  bool switched_;
+};
+
+}  // namespace gpuarr

@@ -1,0 +1,93 @@
+#include "runtime/stream.hpp"
+
+#include <array>
+#include <string>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr {
+
+std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
+  const int device = current_device();
+  cudaStream_t h = nullptr;
+  GPUARR_CUDA_CHECK(cudaStreamCreateWithPriority(
+      &h, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault, priority));
+  return std::shared_ptr<Stream>(new Stream(h, device, true));
+}
+
+std::shared_ptr<Stream> Stream::borrow(cudaStream_t handle, int device) {
+  return std::shared_ptr<Stream>(new Stream(handle, device, false));
+}
+
+Stream::~Stream() {
+  // Pending work still completes after cudaStreamDestroy; errors at interpreter exit
+  // (driver already shut down) are ignored on purpose.
+  if (owned_ && handle_) cudaStreamDestroy(handle_);
+}
+
+void Stream::synchronize() const { GPUARR_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
+
+bool Stream::done() const {
+  const cudaError_t st = cudaStreamQuery(handle_);
+  if (st == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  check_cuda(st, "cudaStreamQuery(stream)");
+  return true;
+}
+
+namespace {
+thread_local std::array<std::shared_ptr<Stream>, kMaxDevices> tls_current_streams;
+}
+
+const std::shared_ptr<Stream>& current_stream_ptr(int device) {
+  return tls_current_streams[static_cast<size_t>(device)];
+}
+
+std::shared_ptr<Stream> exchange_current_stream(int device, std::shared_ptr<Stream> s) {
+  auto& slot = tls_current_streams[static_cast<size_t>(device)];
+  std::swap(slot, s);
+  return s;
+}
+
+Event::Event(bool timing, bool blocking) : device_(current_device()), timing_(timing) {
+  unsigned flags = timing ? cudaEventDefault : cudaEventDisableTiming;
+  if (blocking) flags |= cudaEventBlockingSync;
+  GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&handle_, flags));
+}
+
+Event::~Event() {
+  if (handle_) cudaEventDestroy(handle_);
+}
+
+void Event::record(cudaStream_t stream) {
+  GPUARR_CUDA_CHECK(cudaEventRecord(handle_, stream));
+  recorded_ = true;
+}
+
+void Event::synchronize() const { GPUARR_CUDA_CHECK(cudaEventSynchronize(handle_)); }
+
+bool Event::done() const {
+  const cudaError_t st = cudaEventQuery(handle_);
+  if (st == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  check_cuda(st, "cudaEventQuery(event)");
+  return true;
+}
+
+float elapsed_ms(const Event& start, const Event& end) {
+  if (!start.timing() || !end.timing()) {
+    throw CudaError(cudaErrorInvalidResourceHandle,
+                    "cudaEventElapsedTime failed: both events must be created with timing=True");
+  }
+  end.synchronize();
+  float ms = 0;
+  GPUARR_CUDA_CHECK(cudaEventElapsedTime(&ms, start.handle(), end.handle()));
+  return ms;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,138 @@
+#include "runtime/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpuarr {
+namespace {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(int workers) {
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  }
+  // Workers are detached at exit: joining them from a static destructor can deadlock
+  // when the process exits from a thread.
+  ~ThreadPool() {
+    for (auto& t : threads_) t.detach();
+  }
+
+  void run(int n, const std::function<void(int)>& task) {
+    std::lock_guard<std::mutex> serial(run_mutex_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      task_ = &task;
+      n_tasks_ = n;
+      next_.store(0);
+      remaining_ = n;
+      ++generation_;
+    }
+    cv_.notify_all();
+    drain(task, n);
+    std::unique_lock<std::mutex> lock(mutex_);
+    // Waiting for active_ too guarantees no worker still holds this task when we return.
+    done_cv_.wait(lock, [this] { return remaining_ == 0 && active_ == 0; });
+    task_ = nullptr;
+  }
+
+ private:
+  void drain(const std::function<void(int)>& task, int n) {
+    int finished = 0;
+    for (int i; (i = next_.fetch_add(1)) < n;) {
+      task(i);
+      ++finished;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    remaining_ -= finished;
+    if (remaining_ == 0 && active_ == 0) done_cv_.notify_all();
+  }
+
+  void work() {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int)>* task;
+      int n;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (!task_) continue;
+        task = task_;
+        n = n_tasks_;
+        ++active_;
+      }
+      drain(*task, n);
+      std::lock_guard<std::mutex> lock(mutex_);
+      --active_;
+      if (remaining_ == 0 && active_ == 0) done_cv_.notify_all();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex run_mutex_, mutex_;
+  std::condition_variable cv_, done_cv_;
+  const std::function<void(int)>* task_ = nullptr;
+  int n_tasks_ = 0;
+  std::atomic<int> next_{0};
+  int remaining_ = 0;
+  int active_ = 0;
+  uint64_t generation_ = 0;
+};
+
+int configured_threads() {
+  if (const char* env = std::getenv("GPUARR_TRANSFER_THREADS")) {
+    const int n = std::atoi(env);
+    if (n > 0) return std::min(n, 256);
+  }
+  const int hw = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(hw, 16));
+}
+
+ThreadPool& pool() {
+  // Intentionally leaked (see ~ThreadPool).
+  static ThreadPool* p = new ThreadPool(transfer_threads() - 1);
+  return *p;
+}
+
+}  // namespace
+
+int transfer_threads() {
+  static const int n = configured_threads();
+  return n;
+}
+
+void parallel_for(int n, const std::function<void(int)>& task) {
+  if (n <= 1 || transfer_threads() == 1) {
+    for (int i = 0; i < n; ++i) task(i);
+    return;
+  }
+  pool().run(n, task);
+}
+
+void parallel_memcpy(void* dst, const void* src, size_t nbytes) {
+  constexpr size_t kMinPerThread = 1 << 20;
+  const int parts = static_cast<int>(
+      std::max<size_t>(1, std::min<size_t>(transfer_threads(), nbytes / kMinPerThread)));
+  if (parts == 1) {
+    std::memcpy(dst, src, nbytes);
+    return;
+  }
+  // Split on 4 KiB boundaries so that no two threads write the same page.
+  const size_t per = ((nbytes / parts) + 4095) & ~size_t(4095);
+  parallel_for(parts, [&](int i) {
+    const size_t begin = std::min(nbytes, per * i);
+    const size_t end = std::min(nbytes, begin + per);
+    if (end > begin) {
+      std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
+                  end - begin);
+    }
+  });
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,134 @@
+#include "runtime/transfer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/pinned_memory.hpp"
+#include "runtime/thread_pool.hpp"
+
+namespace gpuarr {
+namespace {
+
+size_t env_size(const char* name, size_t fallback) {
+  if (const char* v = std::getenv(name)) {
+    const long long n = std::atoll(v);
+    if (n > 0) return static_cast<size_t>(n);
+  }
+  return fallback;
+}
+
+// Pinned buffers and the events that tell when the copy engine is done with each.
+struct StagingArea {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<PinnedMemory>> buffers;
+  std::vector<cudaEvent_t> released;  // recorded after the last copy using the buffer
+
+  StagingArea() {
+    for (int i = 0; i < staging_buffers(); ++i) {
+      buffers.emplace_back(new PinnedMemory(staging_chunk_bytes()));
+      cudaEvent_t e;
+      GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      released.push_back(e);
+    }
+  }
+};
+
+StagingArea& staging_area(int device) {
+  static std::array<StagingArea*, kMaxDevices> areas{};  // leaked: used until exit
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& a = areas[static_cast<size_t>(device)];
+  if (!a) a = new StagingArea();
+  return *a;
+}
+
+void staged_host_to_device(char* dst, const char* src, size_t nbytes, cudaStream_t stream) {
+  StagingArea& area = staging_area(current_device());
+  std::lock_guard<std::mutex> lock(area.mutex);
+  const size_t chunk = staging_chunk_bytes();
+  const int nbuf = static_cast<int>(area.buffers.size());
+  for (size_t off = 0, i = 0; off < nbytes; off += chunk, ++i) {
+    const int b = static_cast<int>(i % nbuf);
+    const size_t len = std::min(chunk, nbytes - off);
+    GPUARR_CUDA_CHECK(cudaEventSynchronize(area.released[b]));
+    parallel_memcpy(area.buffers[b]->ptr(), src + off, len);
+    GPUARR_CUDA_CHECK(
+        cudaMemcpyAsync(dst + off, area.buffers[b]->ptr(), len, cudaMemcpyHostToDevice, stream));
+    GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
+  }
+}
+
+void staged_device_to_host(char* dst, const char* src, size_t nbytes, cudaStream_t stream) {
+  StagingArea& area = staging_area(current_device());
+  std::lock_guard<std::mutex> lock(area.mutex);
+  const size_t chunk = staging_chunk_bytes();
+  const size_t nbuf = area.buffers.size();
+  const size_t nchunks = (nbytes + chunk - 1) / chunk;
+  auto enqueue = [&](size_t i) {
+    const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, nbytes - off);
+    GPUARR_CUDA_CHECK(
+        cudaMemcpyAsync(area.buffers[b]->ptr(), src + off, len, cudaMemcpyDeviceToHost, stream));
+    GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
+  };
+  for (size_t i = 0; i < std::min(nbuf, nchunks); ++i) enqueue(i);
+  for (size_t i = 0; i < nchunks; ++i) {
+    const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, nbytes - off);
+    GPUARR_CUDA_CHECK(cudaEventSynchronize(area.released[b]));
+    parallel_memcpy(dst + off, area.buffers[b]->ptr(), len);
+    if (i + nbuf < nchunks) enqueue(i + nbuf);
+  }
+}
+
+}  // namespace
+
+size_t staging_chunk_bytes() {
+  static const size_t n = env_size("GPUARR_STAGING_CHUNK_MB", 32) << 20;
+  return n;
+}
+
+int staging_buffers() {
+  static const int n = static_cast<int>(std::max<size_t>(2, env_size("GPUARR_STAGING_BUFFERS", 4)));
+  return n;
+}
+
+size_t staging_threshold() {
+  static const size_t n = env_size("GPUARR_STAGING_THRESHOLD_KB", 4096) << 10;
+  return n;
+}
+
+void copy_host_to_device(void* dst, const void* src, size_t nbytes, cudaStream_t stream,
+                         bool allow_async) {
+  if (nbytes == 0) return;
+  if (is_pinned_host_pointer(src)) {
+    GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
+    // The copy engine reads pinned memory later: wait unless the caller asked for async.
+    if (!allow_async) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } else if (nbytes >= staging_threshold()) {
+    staged_host_to_device(static_cast<char*>(dst), static_cast<const char*>(src), nbytes, stream);
+  } else {
+    // From pageable memory the driver copies `src` into its own staging before returning.
+    GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
+  }
+}
+
+void copy_device_to_host(void* dst, const void* src, size_t nbytes, cudaStream_t stream,
+                         bool allow_async) {
+  if (nbytes == 0) return;
+  if (is_pinned_host_pointer(dst)) {
+    GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
+    if (!allow_async) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } else if (nbytes >= staging_threshold()) {
+    staged_device_to_host(static_cast<char*>(dst), static_cast<const char*>(src), nbytes, stream);
+  } else {
+    // Into pageable memory cudaMemcpyAsync returns only once the copy has completed.
+    GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
+  }
+}
+
+}  // namespace gpuarr
