@@ -14,6 +14,7 @@ struct NumpyCache {
   py::object empty;
   py::object ascontiguousarray;
   std::array<py::object, kNumDTypes> dtypes;
+  std::array<py::object, 4> order_names;  // "F", "C", "A", "K"
 };
 
 NumpyCache* cache = nullptr;  // leaked on purpose: used until interpreter exit
@@ -49,6 +50,8 @@ void init_numpy_cache() {
   for (int i = 0; i < kNumDTypes; ++i) {
     cache->dtypes[i] = cache->dtype_ctor(name(static_cast<DType>(i)));
   }
+  const char* orders[4] = {"F", "C", "A", "K"};
+  for (int i = 0; i < 4; ++i) cache->order_names[i] = py::str(orders[i]);
 }
 
 const py::object& numpy_dtype(DType t) { return cache->dtypes[static_cast<int>(t)]; }
@@ -120,6 +123,11 @@ std::string scalar_bytes(py::handle value, DType t) {
 }
 
 py::array host_array_for_upload(py::handle obj, py::handle dtype, char order) {
+  // Fast path: a native-order NumPy array taken as it is.
+  if (dtype.is_none() && (order == 'K' || order == 'A') && py::isinstance<py::array>(obj)) {
+    auto a = py::reinterpret_borrow<py::array>(obj);
+    if (a.dtype().byteorder() != '>') return a;
+  }
   py::object src = py::reinterpret_borrow<py::object>(obj);
   // Buffer-protocol objects NumPy would read as strings (bytes, bytearray) are bytes.
   if (!py::isinstance<py::array>(obj) && PyObject_CheckBuffer(obj.ptr()) &&
@@ -127,7 +135,7 @@ py::array host_array_for_upload(py::handle obj, py::handle dtype, char order) {
     src = py::memoryview(src);
   }
   py::array a;
-  const char* order_str = order == 'F' ? "F" : order == 'C' ? "C" : order == 'A' ? "A" : "K";
+  const py::object& order_str = cache->order_names[order == 'F' ? 0 : order == 'C' ? 1 : order == 'A' ? 2 : 3];
   if (dtype.is_none()) a = cache->asarray(src, py::none(), order_str);
   else a = cache->asarray(src, numpy_dtype(dtype_from_py(dtype)), order_str);
   const py::dtype dt = a.dtype();

@@ -13,7 +13,8 @@
 namespace gpuarr::bind {
 namespace {
 
-// Transfers below this size keep the GIL: releasing it costs more than they take.
+// Uploads below this size keep the GIL: they do not wait for the device, and releasing it
+// costs more than they take. Downloads always release it (they wait for the device).
 constexpr int64_t kReleaseGilBytes = 1 << 16;
 
 struct Flags {
@@ -101,25 +102,69 @@ void assign_from_py(const NDArray& dst, py::handle value) {
 
 // --- scalars -----------------------------------------------------------------------
 
+// Reads the single element of a size-1 array (one small device-to-host read; the GIL is
+// released while waiting).
+void read_element(const NDArray& a, void* dst) {
+  NDArray one = a;
+  one.shape = {1};
+  one.strides = {a.itemsize()};
+  py::gil_scoped_release release;
+  download_contiguous(dst, one, false);
+}
+
 // A NumPy array with the shape and dtype of `a` holding its value when it has exactly
 // one element; otherwise an uninitialised one, so that NumPy raises its own error.
 py::array host_for_scalar(const NDArray& a) {
   const Dims strides = contiguous_strides(a.shape, a.itemsize(), 'C');
   py::array h(py::reinterpret_borrow<py::dtype>(numpy_dtype(a.dtype)), a.shape, strides);
-  if (a.size() == 1) {
-    NDArray one = a;
-    one.shape = {1};
-    one.strides = {a.itemsize()};
-    download_contiguous(h.mutable_data(), one, false);
-  }
+  if (a.size() == 1) read_element(a, h.mutable_data());
   return h;
 }
 
+// The Python scalar NumPy's item() gives for one element of `a`.
+py::object element_to_python(const NDArray& a) {
+  alignas(16) unsigned char buf[16];
+  read_element(a, buf);
+  auto as = [&](auto v) {
+    std::memcpy(&v, buf, sizeof(v));
+    return v;
+  };
+  switch (a.dtype) {
+    case DType::Bool: return py::bool_(buf[0] != 0);
+    case DType::Int8: return py::int_(as(int8_t{}));
+    case DType::Int16: return py::int_(as(int16_t{}));
+    case DType::Int32: return py::int_(as(int32_t{}));
+    case DType::Int64: return py::int_(as(int64_t{}));
+    case DType::UInt8: return py::int_(as(uint8_t{}));
+    case DType::UInt16: return py::int_(as(uint16_t{}));
+    case DType::UInt32: return py::int_(as(uint32_t{}));
+    case DType::UInt64: return py::int_(as(uint64_t{}));
+    case DType::Float32: return py::float_(as(float{}));
+    case DType::Float64: return py::float_(as(double{}));
+    case DType::Complex64: {
+      const auto re = as(float{});
+      float im;
+      std::memcpy(&im, buf + 4, 4);
+      return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(re, im));
+    }
+    case DType::Complex128: {
+      double re, im;
+      std::memcpy(&re, buf, 8);
+      std::memcpy(&im, buf + 8, 8);
+      return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(re, im));
+    }
+    case DType::Float16: break;
+  }
+  // float16: let NumPy convert the half-precision bits.
+  py::array h(py::reinterpret_borrow<py::dtype>(numpy_dtype(a.dtype)), Dims{}, Dims{});
+  std::memcpy(h.mutable_data(), buf, 2);
+  return h.attr("item")();
+}
+
 py::object item(const NDArray& a, py::args args) {
-  static auto* item_name = new py::object(py::str("item"));
   if (args.size() == 0) {
     if (a.size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
-    return host_for_scalar(a).attr(*item_name)();
+    return element_to_python(a);
   }
   NDArray v = a;
   if (args.size() == 1 && PyIndex_Check(args[0].ptr()) && a.ndim() != 1) {
@@ -149,7 +194,7 @@ py::object item(const NDArray& a, py::args args) {
     }
     v = index_view(a, key);
   }
-  return host_for_scalar(v).attr(*item_name)();
+  return element_to_python(v);
 }
 
 // --- creation --------------------------------------------------------------------
@@ -306,12 +351,9 @@ py::array get(py::handle self, py::handle stream, py::handle out, bool blocking)
   const bool same_f = a.f_contiguous() && is_f_contiguous(hshape, hstrides, a.itemsize());
   if (same_c || same_f) {
     const bool allow_async = !blocking && !stream.is_none();
-    if (a.nbytes() >= kReleaseGilBytes) {
-      py::gil_scoped_release release;
-      download_contiguous(host.mutable_data(), a, allow_async);
-    } else {
-      download_contiguous(host.mutable_data(), a, allow_async);
-    }
+    void* dst = host.mutable_data();
+    py::gil_scoped_release release;
+    download_contiguous(dst, a, allow_async);
   } else {
     py::module_::import("numpy").attr("copyto")(host, download_new(a));
   }
@@ -415,12 +457,10 @@ py::array download_new(const NDArray& a_in) {
   const char order = a.c_contiguous() ? 'C' : 'F';
   py::array h(py::reinterpret_borrow<py::dtype>(numpy_dtype(a.dtype)), a.shape,
               contiguous_strides(a.shape, a.itemsize(), order));
-  if (a.nbytes() >= kReleaseGilBytes) {
-    void* dst = h.mutable_data();
+  void* dst = h.mutable_data();
+  {
     py::gil_scoped_release release;
     download_contiguous(dst, a, false);
-  } else {
-    download_contiguous(h.mutable_data(), a, false);
   }
   return h;
 }

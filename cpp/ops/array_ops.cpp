@@ -92,6 +92,10 @@ void upload_contiguous(const NDArray& dst, const void* host, bool allow_async) {
 void download_contiguous(void* host, const NDArray& src, bool allow_async) {
   if (src.nbytes() == 0) return;
   DeviceGuard guard(src.device());
+  if (static_cast<size_t>(src.nbytes()) <= kSmallReadbackBytes && !allow_async) {
+    read_small_device_bytes(host, src.data(), static_cast<size_t>(src.nbytes()), stream_for(src));
+    return;
+  }
   copy_device_to_host(host, src.data(), static_cast<size_t>(src.nbytes()), stream_for(src),
                       allow_async);
 }

@@ -2,24 +2,14 @@
 
 namespace gpuarr {
 
-bool launch_cast_from_signed(char* dst, const Dims& ds, DType dst_type, const char* src, const Dims& ss,
-                DType src_type, const Dims& shape, cudaStream_t stream) {
+bool launch_cast_from_signed(char* dst, const Dims& ds, DType dst_type, const char* src,
+                                 const Dims& ss, DType src_type, const Dims& shape, cudaStream_t stream) {
   switch (src_type) {
-    case DType::Bool:
-      launch_cast_from<bool>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
-    case DType::Int8:
-      launch_cast_from<int8_t>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
-    case DType::Int16:
-      launch_cast_from<int16_t>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
-    case DType::Int32:
-      launch_cast_from<int32_t>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
-    case DType::Int64:
-      launch_cast_from<int64_t>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
+    GPUARR_CAST_FROM(Bool, bool)
+    GPUARR_CAST_FROM(Int8, int8_t)
+    GPUARR_CAST_FROM(Int16, int16_t)
+    GPUARR_CAST_FROM(Int32, int32_t)
+    GPUARR_CAST_FROM(Int64, int64_t)
     default:
       return false;
   }

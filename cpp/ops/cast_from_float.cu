@@ -2,18 +2,12 @@
 
 namespace gpuarr {
 
-bool launch_cast_from_float(char* dst, const Dims& ds, DType dst_type, const char* src, const Dims& ss,
-                DType src_type, const Dims& shape, cudaStream_t stream) {
+bool launch_cast_from_float(char* dst, const Dims& ds, DType dst_type, const char* src,
+                                 const Dims& ss, DType src_type, const Dims& shape, cudaStream_t stream) {
   switch (src_type) {
-    case DType::Float16:
-      launch_cast_from<__half>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
-    case DType::Float32:
-      launch_cast_from<float>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
-    case DType::Float64:
-      launch_cast_from<double>(dst, ds, dst_type, src, ss, shape, stream);
-      return true;
+    GPUARR_CAST_FROM(Float16, __half)
+    GPUARR_CAST_FROM(Float32, float)
+    GPUARR_CAST_FROM(Float64, double)
     default:
       return false;
   }

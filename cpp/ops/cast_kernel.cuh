@@ -40,6 +40,12 @@ void launch_cast_from(char* dst, const Dims& ds, DType dst_type, const char* src
   });
 }
 
+// A case of the switch in each cast_from_*.cu file.
+#define GPUARR_CAST_FROM(ENUM, TYPE)                                \
+  case DType::ENUM:                                                 \
+    launch_cast_from<TYPE>(dst, ds, dst_type, src, ss, shape, stream); \
+    return true;
+
 // One per cast_from_*.cu file; each returns false for source types it does not hold.
 bool launch_cast_from_signed(char*, const Dims&, DType, const char*, const Dims&, DType,
                              const Dims&, cudaStream_t);

@@ -5,10 +5,6 @@
 namespace gpuarr {
 namespace {
 
-struct alignas(8) Word16 {
-  uint64_t lo, hi;
-};
-
 template <class W>
 __global__ void copy_strided_kernel(StridedArgs<2> a, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;

@@ -7,10 +7,6 @@
 namespace gpuarr {
 namespace {
 
-struct alignas(8) Word16 {
-  uint64_t lo, hi;
-};
-
 template <int Size> struct WordOf;
 template <> struct WordOf<1> { using type = uint8_t; };
 template <> struct WordOf<2> { using type = uint16_t; };

@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/dtype.hpp"
@@ -34,5 +35,10 @@ void launch_arange(char* out, int64_t n, DType type, const void* first, const vo
 void launch_linspace(char* out, int64_t n, DType compute_type, double start, double stop,
                      double step, double delta, double div, bool step_is_zero, bool endpoint,
                      bool floor_values, cudaStream_t stream);
+
+// Copies up to kSmallReadbackBytes of device memory to `dst` through mapped pinned memory
+// and waits for it (stream order). Used for item() and other small reads.
+constexpr size_t kSmallReadbackBytes = 64 << 10;
+void read_small_device_bytes(void* dst, const void* src, size_t nbytes, cudaStream_t stream);
 
 }  // namespace gpuarr

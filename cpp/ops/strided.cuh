@@ -39,6 +39,11 @@ __device__ __forceinline__ void element_offsets(const StridedArgs<N>& a, int64_t
   }
 }
 
+// A 16-byte element (complex128) moved as two 8-byte words: views may be only 8-aligned.
+struct alignas(8) Word16 {
+  uint64_t lo, hi;
+};
+
 inline dim3 grid_for(int64_t n, int threads) {
   const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, int64_t(1) << 20);
   return dim3(static_cast<unsigned>(std::max<int64_t>(blocks, 1)));

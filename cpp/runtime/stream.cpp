@@ -7,6 +7,17 @@
 #include "runtime/device.hpp"
 
 namespace gpuarr {
+namespace {
+// cudaStreamQuery / cudaEventQuery: "not ready" is an answer, not an error.
+bool query_done(cudaError_t st, const char* call) {
+  if (st == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  check_cuda(st, call);
+  return true;
+}
+}  // namespace
 
 std::shared_ptr<Stream> Stream::create(bool non_blocking, int priority) {
   const int device = current_device();
@@ -28,15 +39,7 @@ Stream::~Stream() {
 
 void Stream::synchronize() const { GPUARR_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
 
-bool Stream::done() const {
-  const cudaError_t st = cudaStreamQuery(handle_);
-  if (st == cudaErrorNotReady) {
-    cudaGetLastError();
-    return false;
-  }
-  check_cuda(st, "cudaStreamQuery(stream)");
-  return true;
-}
+bool Stream::done() const { return query_done(cudaStreamQuery(handle_), "cudaStreamQuery"); }
 
 namespace {
 thread_local std::array<std::shared_ptr<Stream>, kMaxDevices> tls_current_streams;
@@ -69,15 +72,7 @@ void Event::record(cudaStream_t stream) {
 
 void Event::synchronize() const { GPUARR_CUDA_CHECK(cudaEventSynchronize(handle_)); }
 
-bool Event::done() const {
-  const cudaError_t st = cudaEventQuery(handle_);
-  if (st == cudaErrorNotReady) {
-    cudaGetLastError();
-    return false;
-  }
-  check_cuda(st, "cudaEventQuery(event)");
-  return true;
-}
+bool Event::done() const { return query_done(cudaEventQuery(handle_), "cudaEventQuery"); }
 
 float elapsed_ms(const Event& start, const Event& end) {
   if (!start.timing() || !end.timing()) {
