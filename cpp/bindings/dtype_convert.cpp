@@ -113,13 +113,19 @@ char order_from_py(py::handle obj, char default_order) {
   throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
 }
 
-std::string scalar_bytes(py::handle value, DType t) {
-  py::array a = cache->asarray(value, numpy_dtype(t));
-  if (a.size() != 1 || a.ndim() != 0) {
-    throw ValueError("expected a scalar fill value, got an array of shape " +
-                     py::str(a.attr("shape")).cast<std::string>());
+std::string scalar_bytes(py::handle value, DType t, ScalarCast how) {
+  // NumPy converts into a 0-d array of the target dtype, so its rules, warnings and errors
+  // (OverflowError for out-of-bounds Python integers, ...) apply unchanged.
+  py::array tmp(py::reinterpret_borrow<py::dtype>(numpy_dtype(t)), Dims{}, Dims{});
+  if (how == ScalarCast::Assign) {
+    tmp[py::tuple()] = value;
+  } else {
+    static auto* copyto = new py::object(cache->numpy.attr("copyto"));
+    py::dict kw;
+    kw["casting"] = "unsafe";
+    (*copyto)(tmp, value, **kw);
   }
-  return std::string(static_cast<const char*>(a.data()), static_cast<size_t>(itemsize(t)));
+  return std::string(static_cast<const char*>(tmp.data()), static_cast<size_t>(itemsize(t)));
 }
 
 py::array host_array_for_upload(py::handle obj, py::handle dtype, char order) {

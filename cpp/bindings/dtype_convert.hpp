@@ -29,8 +29,11 @@ py::tuple dims_to_tuple(const Dims& d);
 // 'C', 'F', 'A' or 'K' from None or a string; ValueError for anything else.
 char order_from_py(py::handle obj, char default_order);
 
-// One element of `t` holding `value`, converted as np.asarray(value, dtype=t) does.
-std::string scalar_bytes(py::handle value, DType t);
+// How a Python scalar becomes an element: as NumPy's item assignment (a[i] = v, fill)
+// converts it, or as np.full / copyto with casting='unsafe' does.
+enum class ScalarCast { Assign, Unsafe };
+// One element of `t` holding `value`, with NumPy's conversion rules and errors.
+std::string scalar_bytes(py::handle value, DType t, ScalarCast how = ScalarCast::Assign);
 
 // np.asarray(obj, dtype=dtype_or_none), in native byte order, for upload.
 py::array host_array_for_upload(py::handle obj, py::handle dtype_or_none, char order);

@@ -86,11 +86,11 @@ bool is_python_scalar(py::handle v) {
 }
 
 // dst[...] = value for a gpuarr array, a scalar, or anything NumPy can read.
-void assign_from_py(const NDArray& dst, py::handle value) {
+void assign_from_py(const NDArray& dst, py::handle value, ScalarCast how = ScalarCast::Assign) {
   if (is_gpuarr_array(value)) {
     assign_array(dst, as_array(value).a);
   } else if (is_python_scalar(value)) {
-    const std::string bytes = scalar_bytes(value, dst.dtype);
+    const std::string bytes = scalar_bytes(value, dst.dtype, how);
     DeviceGuard guard(dst.device());
     fill_array(dst, bytes.data());
   } else {
@@ -161,19 +161,28 @@ py::object element_to_python(const NDArray& a) {
   return h.attr("item")();
 }
 
-py::object item(const NDArray& a, py::args args) {
+py::object item(const NDArray& a, py::args args_in) {
+  // NumPy: item(), item(flat_index), item(i, j, ...) or item((i, j, ...)).
+  py::tuple args = args_in;
+  if (args.size() == 1 && PyTuple_Check(args[0].ptr())) args = py::reinterpret_borrow<py::tuple>(args[0]);
   if (args.size() == 0) {
     if (a.size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
     return element_to_python(a);
   }
+  for (py::handle k : args) {
+    if (!PyIndex_Check(k.ptr())) {
+      throw TypeError("'" + std::string(Py_TYPE(k.ptr())->tp_name) +
+                      "' object cannot be interpreted as an integer");
+    }
+  }
   NDArray v = a;
-  if (args.size() == 1 && PyIndex_Check(args[0].ptr()) && a.ndim() != 1) {
+  if (args.size() == 1) {
     // A flat index into the array as if it were C-ordered.
     int64_t flat = py::reinterpret_steal<py::int_>(PyNumber_Index(args[0].ptr())).cast<int64_t>();
     const int64_t n = a.size();
     if (flat < -n || flat >= n) {
-      throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " +
-                       std::to_string(n));
+      throw IndexError("index " + std::to_string(flat) + " is out of bounds for " +
+                       (a.ndim() == 1 ? "axis 0 with size " : "size ") + std::to_string(n));
     }
     if (flat < 0) flat += n;
     for (int64_t d = a.ndim() - 1; d >= 0; --d) {
@@ -183,16 +192,10 @@ py::object item(const NDArray& a, py::args args) {
     v.shape.clear();
     v.strides.clear();
   } else {
-    py::tuple key = args.size() == 1 && PyTuple_Check(args[0].ptr())
-                        ? py::reinterpret_borrow<py::tuple>(args[0])
-                        : py::tuple(args);
-    if (static_cast<int64_t>(key.size()) != a.ndim()) {
+    if (static_cast<int64_t>(args.size()) != a.ndim()) {
       throw ValueError("incorrect number of indices for array");
     }
-    for (py::handle k : key) {
-      if (!PyIndex_Check(k.ptr())) throw TypeError("an integer is required");
-    }
-    v = index_view(a, key);
+    v = index_view(a, args);
   }
   return element_to_python(v);
 }
@@ -234,7 +237,7 @@ DType natural_dtype(py::handle value) {
 py::object new_full(py::handle shape, py::handle fill_value, py::handle dtype, py::handle order) {
   const DType t = dtype.is_none() ? natural_dtype(fill_value) : dtype_from_py(dtype);
   py::object out = new_empty(shape, numpy_dtype(t), order);
-  assign_from_py(as_array(out).a, fill_value);
+  assign_from_py(as_array(out).a, fill_value, ScalarCast::Unsafe);
   return out;
 }
 
@@ -273,7 +276,7 @@ py::object new_empty_like(py::handle proto, py::handle dtype, py::handle order, 
 py::object new_full_like(py::handle proto, py::handle fill_value, py::handle dtype,
                          py::handle order, py::handle shape) {
   py::object out = new_empty_like(proto, dtype, order, shape);
-  assign_from_py(as_array(out).a, fill_value);
+  assign_from_py(as_array(out).a, fill_value, ScalarCast::Unsafe);
   return out;
 }
 
@@ -300,13 +303,19 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
     const DType t = dtype_or(dtype, a.dtype);
     const bool layout_ok = (order == 'C' && a.c_contiguous()) ||
                            (order == 'F' && a.f_contiguous()) || order == 'A' || order == 'K';
-    if (!copy && t == a.dtype && layout_ok) {
+    if (is_complex(a.dtype) && !is_complex(t) && t != DType::Bool) {
+      static auto* complex_warning = new py::object(
+          py::module_::import("numpy.exceptions").attr("ComplexWarning"));
+      if (PyErr_WarnEx(complex_warning->ptr(),
+                       "Casting complex values to real discards the imaginary part", 1) < 0) {
+        throw py::error_already_set();
+      }
+    }
+    if (a.device() != current_device()) {
+      out = make_owner(copy_to_current_device(a, t, order));
+    } else if (!copy && t == a.dtype && layout_ok) {
       out = py::reinterpret_borrow<py::object>(obj);
     } else {
-      if (is_complex(a.dtype) && !is_complex(t)) {
-        PyErr_WarnEx(py::module_::import("numpy.exceptions").attr("ComplexWarning").ptr(),
-                     "Casting complex values to real discards the imaginary part", 1);
-      }
       out = make_owner(copy_array(a, t, order));
     }
   } else {
@@ -438,10 +447,13 @@ NDArray upload_new(const py::array& host_in) {
   } else if (host.flags() & py::array::f_style) {
     order = 'F';
   } else {
-    host = py::module_::import("numpy").attr("ascontiguousarray")(host);
-    order = 'C';
+    // NumPy's order='K' copy is dense with positive strides in the source's axis order;
+    // its bytes upload as they are.
+    host = host.attr("copy")("K");
+    order = 'K';
   }
-  NDArray a = empty_array(shape, t, order);
+  NDArray a = empty_array(shape, t, order == 'F' ? 'F' : 'C');
+  if (order == 'K') a.strides.assign(host.strides(), host.strides() + host.ndim());
   if (a.nbytes() >= kReleaseGilBytes) {
     py::gil_scoped_release release;
     upload_contiguous(a, host.data(), false);

@@ -64,7 +64,8 @@ void apply_basic_index(Dims& shape, Dims& strides, int64_t& offset,
         const int64_t len = adjust_slice(shape[axis], b, e, it.step);
         if (len > 0) offset += b * strides[axis];
         new_shape.push_back(len);
-        new_strides.push_back(strides[axis] * it.step);
+        // NumPy gives an empty slice step 1 (and leaves the offset alone).
+        new_strides.push_back(len > 0 ? strides[axis] * it.step : strides[axis]);
         ++axis;
         break;
       }

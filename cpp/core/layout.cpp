@@ -222,16 +222,26 @@ std::optional<Dims> reshape_strides(const Dims& shape, const Dims& strides,
   return newstrides;
 }
 
-Dims broadcast_strides(const Dims& shape, const Dims& strides, const Dims& target) {
+std::string compact_shape_str(const Dims& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+Dims broadcast_strides(const Dims& shape_in, const Dims& strides_in, const Dims& target) {
+  // As in NumPy's assignment, extra leading axes of length 1 in the source are dropped.
+  size_t skip = 0;
+  while (shape_in.size() - skip > target.size() && shape_in[skip] == 1) ++skip;
+  const Dims shape(shape_in.begin() + skip, shape_in.end());
+  const Dims strides(strides_in.begin() + skip, strides_in.end());
   const size_t nd = shape.size(), tnd = target.size();
   auto fail = [&]() {
-    throw ValueError("could not broadcast input array from shape " + shape_str(shape) +
-                     " into shape " + shape_str(target));
+    throw ValueError("could not broadcast input array from shape " + compact_shape_str(shape_in) +
+                     " into shape " + compact_shape_str(target));
   };
   if (nd > tnd) fail();
   Dims out(tnd, 0);
-  for (size_t i = 0; i < tnd; ++i) {
-    if (i < tnd - nd) continue;
+  for (size_t i = tnd - nd; i < tnd; ++i) {
     const size_t j = i - (tnd - nd);
     if (shape[j] == target[i]) out[i] = strides[j];
     else if (shape[j] == 1) out[i] = 0;
@@ -282,6 +292,16 @@ void memory_extent(const Dims& shape, const Dims& strides, int64_t itemsize, int
     if (span < 0) lo += span;
     else hi += span;
   }
+}
+
+bool extents_overlap(int64_t offset_a, const Dims& shape_a, const Dims& strides_a,
+                     int64_t offset_b, const Dims& shape_b, const Dims& strides_b,
+                     int64_t itemsize) {
+  int64_t lo_a, hi_a, lo_b, hi_b;
+  memory_extent(shape_a, strides_a, itemsize, lo_a, hi_a);
+  memory_extent(shape_b, strides_b, itemsize, lo_b, hi_b);
+  if (hi_a == lo_a || hi_b == lo_b) return false;
+  return offset_a + lo_a < offset_b + hi_b && offset_b + lo_b < offset_a + hi_a;
 }
 
 }  // namespace gpuarr

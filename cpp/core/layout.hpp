@@ -22,8 +22,10 @@ inline int64_t shape_size(const Dims& shape) {
   return n;
 }
 
-// "(2, 3)", "(3,)", "()" as NumPy prints shapes in messages.
+// "(2, 3)", "(3,)", "()" as NumPy prints shapes in most messages...
 std::string shape_str(const Dims& shape);
+// ...and "(2,3)" as it prints them in broadcasting errors.
+std::string compact_shape_str(const Dims& shape);
 
 // Strides of a fresh array in 'C' or 'F' order.
 Dims contiguous_strides(const Dims& shape, int64_t itemsize, char order);
@@ -51,13 +53,19 @@ std::optional<Dims> reshape_strides(const Dims& shape, const Dims& strides,
                                     const Dims& new_shape, int64_t itemsize, char order);
 
 // Strides of `shape`/`strides` broadcast to `target` (zero strides for new or stretched
-// axes); throws ValueError "could not broadcast input array from shape ... into shape ...".
+// axes; extra leading length-1 axes dropped, as NumPy's assignment does); throws
+// ValueError "could not broadcast input array from shape (a,b) into shape (c,d)".
 Dims broadcast_strides(const Dims& shape, const Dims& strides, const Dims& target);
 
 // Removes size-1 dimensions and merges neighbours that are contiguous in every operand,
 // so that kernels index as few dimensions as possible. A 0-d or size-0 problem keeps
 // its shape. `strides` holds one stride vector per operand.
 void coalesce_dims(Dims& shape, std::vector<Dims>& strides);
+
+// True when two views of one allocation may touch a common byte.
+bool extents_overlap(int64_t offset_a, const Dims& shape_a, const Dims& strides_a,
+                     int64_t offset_b, const Dims& shape_b, const Dims& strides_b,
+                     int64_t itemsize);
 
 // Byte range [lo, hi) touched by a view relative to its offset (hi exclusive).
 void memory_extent(const Dims& shape, const Dims& strides, int64_t itemsize, int64_t& lo,

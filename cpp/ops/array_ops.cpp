@@ -1,5 +1,6 @@
 #include "ops/array_ops.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -56,6 +57,16 @@ void assign_array(const NDArray& dst, const NDArray& src) {
                      std::to_string(src.device()) + " and " + std::to_string(dst.device()) + ")");
   }
   DeviceGuard guard(dst.device());
+  if (src.memory == dst.memory &&
+      extents_overlap(dst.offset, dst.shape, dst.strides, src.offset, src.shape, src.strides,
+                      std::max(dst.itemsize(), src.itemsize()))) {
+    // NumPy's result is as if the right-hand side were copied first.
+    const NDArray staged = copy_array(src, src.dtype, 'K');
+    launch_cast(dst.data(), dst.strides, dst.dtype, staged.data(),
+                broadcast_strides(staged.shape, staged.strides, dst.shape), staged.dtype,
+                dst.shape, stream_for(dst));
+    return;
+  }
   launch_cast(dst.data(), dst.strides, dst.dtype, src.data(), src_strides, src.dtype, dst.shape,
               stream_for(dst));
 }
@@ -65,6 +76,32 @@ NDArray copy_array(const NDArray& src, DType dtype, char order) {
   NDArray out = empty_like_array(src, dtype, order);
   assign_array(out, src);
   return out;
+}
+
+NDArray copy_to_current_device(const NDArray& src, DType dtype, char order) {
+  const int here = current_device();
+  if (src.device() == here) return copy_array(src, dtype, order);
+  NDArray contiguous = src;
+  cudaEvent_t ready = nullptr;
+  {
+    DeviceGuard guard(src.device());
+    if (!src.c_contiguous() && !src.f_contiguous()) contiguous = copy_array(src, src.dtype, 'C');
+    GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
+    GPUARR_CUDA_CHECK(cudaEventRecord(ready, stream_for(contiguous)));
+  }
+  NDArray moved = empty_array(src.shape, src.dtype, contiguous.c_contiguous() ? 'C' : 'F');
+  const cudaStream_t stream = stream_for(moved);
+  const cudaError_t waited = cudaStreamWaitEvent(stream, ready, 0);
+  cudaEventDestroy(ready);  // released once the recorded work completes
+  check_cuda(waited, "cudaStreamWaitEvent");
+  GPUARR_CUDA_CHECK(cudaMemcpyPeerAsync(moved.data(), here, contiguous.data(), src.device(),
+                                        static_cast<size_t>(src.nbytes()), stream));
+  if (dtype == src.dtype && (order == 'K' || order == 'A' ||
+                             (order == 'C' && moved.c_contiguous()) ||
+                             (order == 'F' && moved.f_contiguous()))) {
+    return moved;
+  }
+  return copy_array(moved, dtype, order);
 }
 
 NDArray reshape_array(const NDArray& a, const Dims& new_shape_in, char order) {

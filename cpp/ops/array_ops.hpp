@@ -18,6 +18,8 @@ void fill_array(const NDArray& a, const void* value);
 void assign_array(const NDArray& dst, const NDArray& src);
 // A copy in the given order ('C', 'F', 'A' or 'K') and dtype.
 NDArray copy_array(const NDArray& src, DType dtype, char order);
+// A copy of `src` (on any device) on the current device, in stream order on both.
+NDArray copy_to_current_device(const NDArray& src, DType dtype, char order);
 // A view with a new shape when possible, else a copy (order 'C' or 'F').
 NDArray reshape_array(const NDArray& a, const Dims& new_shape, char order);
 

@@ -36,8 +36,8 @@ void launch_linspace(char* out, int64_t n, DType compute_type, double start, dou
                      double step, double delta, double div, bool step_is_zero, bool endpoint,
                      bool floor_values, cudaStream_t stream);
 
-// Copies up to kSmallReadbackBytes of device memory to `dst` through mapped pinned memory
-// and waits for it (stream order). Used for item() and other small reads.
+// Reads up to kSmallReadbackBytes of device memory into `dst` through mapped pinned
+// memory (small_readback.cu), waiting for it in stream order.
 constexpr size_t kSmallReadbackBytes = 64 << 10;
 void read_small_device_bytes(void* dst, const void* src, size_t nbytes, cudaStream_t stream);
 

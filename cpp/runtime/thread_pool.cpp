@@ -124,7 +124,7 @@ void parallel_memcpy(void* dst, const void* src, size_t nbytes) {
     return;
   }
   // Split on 4 KiB boundaries so that no two threads write the same page.
-  const size_t per = ((nbytes / parts) + 4095) & ~size_t(4095);
+  const size_t per = ((nbytes + parts - 1) / parts + 4095) & ~size_t(4095);  // covers all
   parallel_for(parts, [&](int i) {
     const size_t begin = std::min(nbytes, per * i);
     const size_t end = std::min(nbytes, begin + per);

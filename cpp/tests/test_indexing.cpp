@@ -83,4 +83,10 @@ TEST(Indexing, EmptySliceKeepsOffset) {
   apply_basic_index(shape, strides, offset, {IndexItem::slice(5, kNoneHi, 1)});
   EXPECT_EQ(shape, (Dims{0}));
   EXPECT_EQ(offset, 0);
+  // NumPy gives an empty slice the axis's own stride (step 1), whatever the step.
+  shape = {2};
+  strides = {480};
+  apply_basic_index(shape, strides, offset, {IndexItem::slice(5, 1, -2)});
+  EXPECT_EQ(shape, (Dims{0}));
+  EXPECT_EQ(strides, (Dims{480}));
 }

@@ -101,6 +101,23 @@ TEST(Layout, BroadcastStrides) {
   EXPECT_EQ(broadcast_strides({}, {}, {4, 4}), (Dims{0, 0}));
   EXPECT_THROW(broadcast_strides({3}, {8}, {4}), ValueError);
   EXPECT_THROW(broadcast_strides({2, 3}, {24, 8}, {3}), ValueError);
+  // Extra leading length-1 axes are dropped, as in NumPy's assignment.
+  EXPECT_EQ(broadcast_strides({1, 1, 4, 5}, {160, 160, 40, 8}, {4, 5}), (Dims{40, 8}));
+  try {
+    broadcast_strides({3}, {8}, {4, 5});
+    FAIL() << "expected ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_STREQ(e.what(), "could not broadcast input array from shape (3,) into shape (4,5)");
+  }
+}
+
+TEST(Layout, ExtentsOverlap) {
+  // a[1:] and a[:-1] of 10 float64 overlap; a[:5] and a[5:] do not.
+  EXPECT_TRUE(extents_overlap(8, {9}, {8}, 0, {9}, {8}, 8));
+  EXPECT_FALSE(extents_overlap(0, {5}, {8}, 40, {5}, {8}, 8));
+  // A reversed view covers the same bytes.
+  EXPECT_TRUE(extents_overlap(0, {10}, {8}, 72, {10}, {-8}, 8));
+  EXPECT_FALSE(extents_overlap(0, {0}, {8}, 0, {10}, {8}, 8));
 }
 
 TEST(Layout, CoalesceMergesContiguousDimensions) {

@@ -19,8 +19,11 @@ def arange(start, stop=None, step=None, dtype=None):
         step = 1
     args = [start, stop, step]
     if dtype is None:
-        # NumPy takes each argument's own array dtype (Python floats are float64 here).
-        dtype = _np.result_type(*[_np.asarray(a).dtype for a in args])
+        # NumPy starts from the default integer and promotes with each argument's dtype, so
+        # np.float32 arguments give float64 and np.uint8 ones int64.
+        dtype = _np.dtype(_np.intp)
+        for a in args:
+            dtype = _np.promote_types(dtype, _np.asarray(a).dtype)
     dtype = _np.dtype(dtype)
     if step == 0:
         raise ZeroDivisionError("division by zero")
@@ -88,7 +91,10 @@ def empty_pinned(shape, dtype=float, order="C"):
     """An uninitialised NumPy array in pinned (page-locked) host memory: it copies to and
     from the device at full bus speed, and asynchronously when a stream is given."""
     dtype = _np.dtype(dtype)
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    try:
+        shape = (operator.index(shape),)
+    except TypeError:
+        shape = tuple(operator.index(n) for n in shape)
     size = math.prod(shape)
     mem = _core.PinnedMemory(max(size * dtype.itemsize, 1))
     flat = _np.frombuffer(mem, dtype=dtype, count=size)

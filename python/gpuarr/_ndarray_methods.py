@@ -35,11 +35,12 @@ def _reduce(self):
 
 
 def _copy(self):
-    return self.copy()
+    # As NumPy's, the copy keeps the memory layout.
+    return self.copy(order="K")
 
 
 def _deepcopy(self, memo):
-    return self.copy()
+    return self.copy(order="K")
 
 
 def _bool(self):

@@ -20,8 +20,9 @@ class Device:
         return self
 
     def __enter__(self):
-        self._previous.append(_core.get_device())
+        previous = _core.get_device()
         _core.set_device(self.id)
+        self._previous.append(previous)
         return self
 
     def __exit__(self, *exc):
