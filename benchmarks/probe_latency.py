@@ -1,0 +1,80 @@
+"""Breakdown of gpuarr's small-transfer latency, for benchmarks/NOTES.md.
+
+    python -m benchmarks.probe_latency        # runs each readback-wait variant in a fresh process
+
+Times (us/call, median of 7 batches) of ga.empty(1), ga.asarray of 1 and 512 float64,
+d.item(), and create + read back, with the readback spin on (GPUARR_READBACK_SPIN_US=50,
+the default) and off (0: cudaStreamSynchronize only); CuPy's create + read back and
+asarray 4 KB in the first process for reference. Not a registered group: the variants
+need fresh processes because gpuarr reads its settings once.
+"""
+
+import gc
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def per_call(f, sync, n=2000):
+    for _ in range(300):
+        f()
+    times = []
+    gc.disable()
+    try:
+        for _ in range(7):
+            t = time.perf_counter()
+            for _ in range(n):
+                f()
+            sync()
+            times.append((time.perf_counter() - t) / n * 1e6)
+    finally:
+        gc.enable()
+    return sorted(times)[3]
+
+
+def measure(with_cupy):
+    import gpuarr as ga
+
+    sync = ga.cuda.Device().synchronize
+    h1, h4k = np.ones(1), np.random.default_rng(0).random(512)
+    d = ga.asarray(h1)
+    row = {
+        "empty(1)": per_call(lambda: ga.empty(1), sync),
+        "asarray(1)": per_call(lambda: ga.asarray(h1), sync),
+        "item()": per_call(lambda: d.item(), sync),
+        "create+read": per_call(lambda: ga.asarray(h1).item(), sync),
+        "asarray 4KB": per_call(lambda: ga.asarray(h4k), sync),
+    }
+    if with_cupy:
+        try:
+            import cupy as cp
+        except ImportError:
+            pass
+        else:
+            csync = cp.cuda.Device().synchronize
+            row["CuPy create+read"] = per_call(lambda: cp.asarray(h1).item(), csync)
+            row["CuPy asarray 4KB"] = per_call(lambda: cp.asarray(h4k), csync)
+    spin = os.environ.get("GPUARR_READBACK_SPIN_US", "50")
+    print(f"spin={spin:>3} us  " + "  ".join(f"{k} {v:.2f}" for k, v in row.items()), flush=True)
+
+
+def main():
+    if len(sys.argv) > 1:
+        measure(sys.argv[1] == "cupy")
+        return
+    import gpuarr as ga
+
+    if not ga.cuda.is_available():
+        print("no CUDA device is available; nothing to probe")
+        return
+    for i, spin in enumerate(["50", "0"]):
+        env = dict(os.environ, GPUARR_READBACK_SPIN_US=spin)
+        subprocess.run([sys.executable, "-m", "benchmarks.probe_latency", "cupy" if i == 0 else "-"],
+                       env=env, check=True)
+
+
+if __name__ == "__main__":
+    main()
