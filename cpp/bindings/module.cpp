@@ -45,4 +45,6 @@ PYBIND11_MODULE(_core, m) {
 
   gpuarr::bind::bind_cuda(m);
   gpuarr::bind::bind_ndarray(m);
+  gpuarr::bind::bind_creation(m);
+  gpuarr::bind::bind_host_transfers(m);
 }

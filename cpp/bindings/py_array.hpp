@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "bindings/dtype_convert.hpp"
 #include "ops/ndarray.hpp"
 #include "runtime/stream.hpp"
 
@@ -22,6 +23,26 @@ py::object make_view(py::handle parent_obj, NDArray view);
 py::object make_owner(NDArray a);
 inline bool is_gpuarr_array(py::handle h) { return py::isinstance<PyArray>(h); }
 inline PyArray& as_array(py::handle h) { return h.cast<PyArray&>(); }
+
+// The view `key` (ints, slices, None, Ellipsis) selects; IndexError as NumPy's.
+NDArray index_view(const NDArray& a, py::handle key);
+bool is_python_scalar(py::handle v);
+// dst[...] = value for a gpuarr array, a scalar or anything NumPy can read, broadcasting.
+void assign_from_py(const NDArray& dst, py::handle value, ScalarCast how = ScalarCast::Assign);
+
+// gpuarr.empty(shape, dtype, order) (also the ndarray constructor).
+py::object new_empty(py::handle shape, py::handle dtype, py::handle order);
+// gpuarr.array / asarray / astype: no copy for a gpuarr array that already fits.
+py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle order_obj,
+                     int64_t ndmin);
+
+// NumPy's item(...) on a gpuarr array; a host array holding the one element of a size-1
+// array (for float(), int(), format, ... through NumPy).
+py::object item(const NDArray& a, py::args args);
+py::array host_for_scalar(const NDArray& a);
+// ndarray.get / ndarray.set.
+py::array get(py::handle self, py::handle stream, py::handle out, bool blocking);
+void set(py::handle self, py::handle arr, py::handle stream);
 
 // Uploads a host array (any array-like) to a new device array.
 NDArray upload_new(const py::array& host);
@@ -42,6 +63,8 @@ class StreamScope {
 };
 
 void bind_ndarray(py::module_& m);
+void bind_creation(py::module_& m);
+void bind_host_transfers(py::module_& m);
 void bind_cuda(py::module_& m);
 
 }  // namespace gpuarr::bind

@@ -1,0 +1,241 @@
+// Array creation from Python: empty/zeros/ones/full(_like), eye, array/asarray/copy, and
+// the device fills behind arange and linspace.
+#include <pybind11/stl.h>
+
+#include <cstring>
+
+#include "bindings/dtype_convert.hpp"
+#include "bindings/py_array.hpp"
+#include "core/errors.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/kernels.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr::bind {
+namespace {
+
+DType dtype_or(py::handle dtype, DType fallback) {
+  return dtype.is_none() ? fallback : dtype_from_py(dtype);
+}
+
+py::object new_zeros(py::handle shape, py::handle dtype, py::handle order) {
+  py::object out = new_empty(shape, dtype, order);
+  static const char zero[16] = {};
+  fill_array(as_array(out).a, zero);
+  return out;
+}
+
+py::object new_full(py::handle shape, py::handle fill_value, py::handle dtype, py::handle order);
+
+py::object new_ones(py::handle shape, py::handle dtype, py::handle order) {
+  py::object out = new_empty(shape, dtype, order);
+  const NDArray& a = as_array(out).a;
+  fill_array(a, scalar_bytes(py::int_(1), a.dtype).data());
+  return out;
+}
+
+// The dtype NumPy gives np.full(shape, value) / np.array(value).
+DType natural_dtype(py::handle value) {
+  if (is_gpuarr_array(value)) return as_array(value).a.dtype;
+  return dtype_of_numpy(host_array_for_upload(value, py::none(), 'K'));
+}
+
+py::object new_full(py::handle shape, py::handle fill_value, py::handle dtype, py::handle order) {
+  const DType t = dtype.is_none() ? natural_dtype(fill_value) : dtype_from_py(dtype);
+  py::object out = new_empty(shape, numpy_dtype(t), order);
+  assign_from_py(as_array(out).a, fill_value, ScalarCast::Unsafe);
+  return out;
+}
+
+// np.empty_like: the prototype's memory order ('K') carries over to the new shape when
+// the number of dimensions stays the same.
+py::object new_empty_like(py::handle proto, py::handle dtype, py::handle order, py::handle shape) {
+  DType proto_dtype;
+  Dims pshape, pstrides;
+  if (is_gpuarr_array(proto)) {
+    const NDArray& p = as_array(proto).a;
+    proto_dtype = p.dtype;
+    pshape = p.shape;
+    pstrides = p.strides;
+  } else {
+    const py::array h = host_array_for_upload(proto, py::none(), 'K');
+    proto_dtype = dtype_of_numpy(h);
+    pshape.assign(h.shape(), h.shape() + h.ndim());
+    pstrides.assign(h.strides(), h.strides() + h.ndim());
+  }
+  const DType t = dtype_or(dtype, proto_dtype);
+  const int64_t isz = itemsize(proto_dtype);
+  char o = order_from_py(order, 'K');
+  const bool c = is_c_contiguous(pshape, pstrides, isz), f = is_f_contiguous(pshape, pstrides, isz);
+  if (o == 'A') o = f && !c ? 'F' : 'C';
+  if (o == 'K' && (c || f)) o = c ? 'C' : 'F';
+  Dims new_shape = pshape;
+  if (!shape.is_none()) {
+    new_shape = shape_from_py(shape);
+    if (new_shape.size() != pshape.size() && o == 'K') o = 'C';
+  }
+  NDArray a = empty_array(new_shape, t, o == 'F' ? 'F' : 'C');
+  if (o == 'K' && a.size() > 0) a.strides = strides_like(new_shape, pstrides, itemsize(t));
+  return make_owner(std::move(a));
+}
+
+py::object new_full_like(py::handle proto, py::handle fill_value, py::handle dtype,
+                         py::handle order, py::handle shape) {
+  py::object out = new_empty_like(proto, dtype, order, shape);
+  assign_from_py(as_array(out).a, fill_value, ScalarCast::Unsafe);
+  return out;
+}
+
+py::object new_eye(int64_t n, py::handle m_obj, int64_t k, py::handle dtype, py::handle order) {
+  const int64_t m = m_obj.is_none() ? n : m_obj.cast<int64_t>();
+  py::object out = new_zeros(py::make_tuple(n, m), dtype, order);
+  NDArray diag = as_array(out).a;
+  const int64_t len = k >= 0 ? std::min(n, m - k) : std::min(n + k, m);
+  if (len <= 0) return out;
+  diag.offset = k >= 0 ? k * diag.strides[1] : -k * diag.strides[0];
+  diag.shape = {len};
+  diag.strides = {diag.strides[0] + diag.strides[1]};
+  fill_array(diag, scalar_bytes(py::int_(1), diag.dtype).data());
+  return out;
+}
+
+}  // namespace
+
+py::object new_empty(py::handle shape, py::handle dtype, py::handle order) {
+  const char o = order_from_py(order, 'C');
+  if (o != 'C' && o != 'F') throw ValueError("only 'C' or 'F' order is permitted");
+  return make_owner(empty_array(shape_from_py(shape), dtype_or(dtype, DType::Float64), o));
+}
+
+// gpuarr.array / asarray: no copy for a gpuarr array that already fits.
+py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle order_obj,
+                     int64_t ndmin) {
+  const char order = order_from_py(order_obj, 'K');
+  py::object out;
+  if (is_gpuarr_array(obj)) {
+    const NDArray& a = as_array(obj).a;
+    const DType t = dtype_or(dtype, a.dtype);
+    const bool layout_ok = (order == 'C' && a.c_contiguous()) ||
+                           (order == 'F' && a.f_contiguous()) || order == 'A' || order == 'K';
+    if (is_complex(a.dtype) && !is_complex(t) && t != DType::Bool) {
+      static auto* complex_warning = new py::object(
+          py::module_::import("numpy.exceptions").attr("ComplexWarning"));
+      if (PyErr_WarnEx(complex_warning->ptr(),
+                       "Casting complex values to real discards the imaginary part", 1) < 0) {
+        throw py::error_already_set();
+      }
+    }
+    if (a.device() != current_device()) {
+      out = make_owner(copy_to_current_device(a, t, order));
+    } else if (!copy && t == a.dtype && layout_ok) {
+      out = py::reinterpret_borrow<py::object>(obj);
+    } else {
+      out = make_owner(copy_array(a, t, order));
+    }
+  } else {
+    const py::array host = host_array_for_upload(obj, dtype, order);
+    if (order == 'F' && !(host.flags() & py::array::f_style)) {
+      out = make_owner(upload_new(py::array(py::module_::import("numpy").attr("asfortranarray")(host))));
+    } else {
+      out = make_owner(upload_new(host));
+    }
+  }
+  const NDArray& r = as_array(out).a;
+  if (ndmin > r.ndim()) {
+    NDArray v = r;
+    const int64_t extra = ndmin - r.ndim();
+    v.shape.insert(v.shape.begin(), extra, 1);
+    v.strides.insert(v.strides.begin(), extra, 0);
+    return make_view(out, v);
+  }
+  return out;
+}
+
+void bind_creation(py::module_& m) {
+  m.def("empty", &new_empty, py::arg("shape"), py::arg("dtype") = py::none(),
+        py::arg("order") = "C");
+  m.def("zeros", &new_zeros, py::arg("shape"), py::arg("dtype") = py::none(),
+        py::arg("order") = "C");
+  m.def("ones", &new_ones, py::arg("shape"), py::arg("dtype") = py::none(),
+        py::arg("order") = "C");
+  m.def("full", &new_full, py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
+        py::arg("order") = "C");
+  m.def("empty_like", &new_empty_like, py::arg("a"), py::arg("dtype") = py::none(),
+        py::arg("order") = "K", py::arg("shape") = py::none());
+  m.def(
+      "zeros_like",
+      [](py::handle a, py::handle dtype, py::handle order, py::handle shape) {
+        return new_full_like(a, py::int_(0), dtype, order, shape);
+      },
+      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
+      py::arg("shape") = py::none());
+  m.def(
+      "ones_like",
+      [](py::handle a, py::handle dtype, py::handle order, py::handle shape) {
+        return new_full_like(a, py::int_(1), dtype, order, shape);
+      },
+      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
+      py::arg("shape") = py::none());
+  m.def("full_like", &new_full_like, py::arg("a"), py::arg("fill_value"),
+        py::arg("dtype") = py::none(), py::arg("order") = "K", py::arg("shape") = py::none());
+  m.def("eye", &new_eye, py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0,
+        py::arg("dtype") = py::none(), py::arg("order") = "C");
+  m.def(
+      "array",
+      [](py::handle obj, py::handle dtype, bool copy, py::handle order, py::handle subok,
+         int64_t ndmin) {
+        (void)subok;
+        return to_device(obj, dtype, copy, order, ndmin);
+      },
+      py::arg("obj"), py::arg("dtype") = py::none(), py::arg("copy") = true,
+      py::arg("order") = "K", py::arg("subok") = false, py::arg("ndmin") = 0);
+  m.def(
+      "asarray",
+      [](py::handle obj, py::handle dtype, py::handle order) {
+        return to_device(obj, dtype, false, order, 0);
+      },
+      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = py::none());
+  m.def(
+      "ascontiguousarray",
+      [](py::handle obj, py::handle dtype) {
+        py::object r = to_device(obj, dtype, false, py::str("C"), 0);
+        if (as_array(r).a.ndim() == 0) {
+          NDArray v = as_array(r).a;
+          v.shape = {1};
+          v.strides = {v.itemsize()};
+          return make_view(r, v);
+        }
+        return r;
+      },
+      py::arg("a"), py::arg("dtype") = py::none());
+  m.def(
+      "copy",
+      [](py::handle obj, py::handle order) {
+        if (is_gpuarr_array(obj)) {
+          const NDArray& a = as_array(obj).a;
+          return make_owner(copy_array(a, a.dtype, order_from_py(order, 'K')));
+        }
+        return to_device(obj, py::none(), true, order, 0);
+      },
+      py::arg("a"), py::arg("order") = "K");
+  // Sequence fills used by gpuarr.arange / gpuarr.linspace (argument logic in Python).
+  m.def("_arange_fill", [](const PyArray& out, py::handle first, py::handle second) {
+    const NDArray& a = out.a;
+    const std::string f = scalar_bytes(first, a.dtype), s = scalar_bytes(second, a.dtype);
+    DeviceGuard guard(a.device());
+    launch_arange(a.data(), a.size(), a.dtype, f.data(), s.data(), stream_for(a));
+  });
+  m.def("_linspace_fill", [](const PyArray& out, double start, double stop, double step,
+                             double delta, double div, bool step_is_zero, bool endpoint,
+                             bool floor_values) {
+    const NDArray& a = out.a;
+    if (a.dtype != DType::Float32 && a.dtype != DType::Float64) {
+      throw TypeError("_linspace_fill computes in float32 or float64");
+    }
+    DeviceGuard guard(a.device());
+    launch_linspace(a.data(), a.size(), a.dtype, start, stop, step, delta, div, step_is_zero,
+                    endpoint, floor_values, stream_for(a));
+  });
+}
+
+}  // namespace gpuarr::bind
