@@ -88,7 +88,7 @@ void staged_device_to_host(char* dst, const char* src, size_t nbytes, cudaStream
 }  // namespace
 
 size_t staging_chunk_bytes() {
-  static const size_t n = env_size("GPUARR_STAGING_CHUNK_MB", 64) << 20;
+  static const size_t n = env_size("GPUARR_STAGING_CHUNK_MB", 32) << 20;
   return n;
 }
 
