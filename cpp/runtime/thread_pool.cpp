@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -123,11 +124,21 @@ void parallel_memcpy(void* dst, const void* src, size_t nbytes) {
     std::memcpy(dst, src, nbytes);
     return;
   }
-  // Split on 4 KiB boundaries so that no two threads write the same page.
-  const size_t per = ((nbytes + parts - 1) / parts + 4095) & ~size_t(4095);  // covers all
+  // Split at absolute destination addresses that are multiples of 2 MiB (a transparent huge
+  // page) when the parts are that large, else of 4 KiB: no two threads then fault the same
+  // page of a fresh destination, which is what bounds copies into new NumPy arrays.
+  const uintptr_t base = reinterpret_cast<uintptr_t>(dst);
+  const size_t per_raw = (nbytes + parts - 1) / parts;
+  const size_t align = per_raw >= (size_t(2) << 20) ? (size_t(2) << 20) : 4096;
+  auto boundary = [&](int i) -> size_t {
+    if (i <= 0) return 0;
+    if (i >= parts) return nbytes;
+    const uintptr_t target = base + per_raw * i;
+    const size_t b = static_cast<size_t>(((target + align - 1) & ~uintptr_t(align - 1)) - base);
+    return std::min(b, nbytes);
+  };
   parallel_for(parts, [&](int i) {
-    const size_t begin = std::min(nbytes, per * i);
-    const size_t end = std::min(nbytes, begin + per);
+    const size_t begin = boundary(i), end = boundary(i + 1);
     if (end > begin) {
       std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
                   end - begin);
