@@ -767,3 +767,19 @@ def test_bad_dtype_from_gpuarr_array(rng):
             d.astype(bad)
         with pytest.raises(TypeError):
             gpuarr.asarray(d, dtype=bad)
+
+
+
+@gpu_test
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe", "bogus"])
+@pytest.mark.parametrize("src,dst", [("float64", "int32"), ("float64", "float32"),
+                                     ("int16", "int64"), ("complex64", "float32"),
+                                     ("float32", "float32")])
+def test_astype_casting_rule_like_numpy(rng, casting, src, dst):
+    h = random_array(rng, (3, 4), src)
+    d = gpuarr.asarray(h)
+    got = outcome(d.astype, dst, casting=casting)
+    expected = outcome(h.astype, dst, casting=casting)
+    assert_same_result(got, expected)
+    if isinstance(expected[1], TypeError):  # the refused-cast message is NumPy's
+        assert str(got[1]) == str(expected[1])

@@ -131,14 +131,11 @@ void bind_ndarray(py::module_& m) {
         assign_from_py(index_view(self_array(self).a, key), value);
       })
       .def("fill", [](const PyArray& s, py::handle value) {
-        if (!is_python_scalar(value) && !(py::isinstance<py::array>(value) &&
-                                          py::reinterpret_borrow<py::array>(value).ndim() == 0)) {
-          if (is_gpuarr_array(value) && as_array(value).a.ndim() == 0) {
-            assign_array(s.a, as_array(value).a);
-            return;
-          }
-          throw ValueError("fill value must be a scalar");
-        }
+        // NumPy's fill takes a scalar: a Python/NumPy scalar or a 0-d array.
+        const bool zero_d = (is_gpuarr_array(value) && as_array(value).a.ndim() == 0) ||
+                            (py::isinstance<py::array>(value) &&
+                             py::reinterpret_borrow<py::array>(value).ndim() == 0);
+        if (!zero_d && !is_python_scalar(value)) throw ValueError("fill value must be a scalar");
         assign_from_py(s.a, value);
       })
       .def(
@@ -149,13 +146,23 @@ void bind_ndarray(py::module_& m) {
           py::arg("order") = "C")
       .def(
           "astype",
-          [](py::handle self, py::handle dtype, py::handle order, py::handle casting,
-             py::handle subok, bool copy) {
-            (void)casting;
-            (void)subok;
+          [](py::handle self, py::handle dtype, py::handle order, const std::string& casting,
+             py::handle /*subok: gpuarr has no subclasses*/, bool copy) {
+            if (casting != "unsafe") {
+              // NumPy's rule check (and its ValueError for an unknown rule), on dtypes only.
+              static auto* can_cast =
+                  new py::object(py::module_::import("numpy").attr("can_cast"));
+              const py::object from = numpy_dtype(as_array(self).a.dtype);
+              const py::object to = numpy_dtype(dtype_from_py(dtype));
+              if (!(*can_cast)(from, to, casting).cast<bool>()) {
+                throw TypeError("Cannot cast array data from " + py::repr(from).cast<std::string>() +
+                                " to " + py::repr(to).cast<std::string>() +
+                                " according to the rule '" + casting + "'");
+              }
+            }
             return to_device(self, dtype, copy, order, 0);
           },
-          py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = py::none(),
+          py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = "unsafe",
           py::arg("subok") = py::none(), py::arg("copy") = true)
       .def("get", &get, py::arg("stream") = py::none(), py::arg("out") = py::none(),
            py::arg("blocking") = true)
