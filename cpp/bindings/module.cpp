@@ -3,6 +3,7 @@
 
 #include "bindings/dtype_convert.hpp"
 #include "bindings/py_array.hpp"
+#include "bindings/registry.hpp"
 #include "core/errors.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -47,4 +48,6 @@ PYBIND11_MODULE(_core, m) {
   gpuarr::bind::bind_ndarray(m);
   gpuarr::bind::bind_creation(m);
   gpuarr::bind::bind_host_transfers(m);
+  // Operations (ufuncs, reductions, indexing, sorting, products, ...): see registry.hpp.
+  gpuarr::bind::run_registered_bindings(m);
 }
