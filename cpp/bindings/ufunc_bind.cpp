@@ -1,0 +1,562 @@
+// gpuarr's ufunc objects (gpuarr.add, gpuarr.sqrt, ...) and the ndarray operators. The
+// whole dispatch of `a + b` is here, in C++: classify the operands, pick NumPy's loop,
+// broadcast, allocate, launch.
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <optional>
+
+#include "bindings/py_array.hpp"
+#include "bindings/registry.hpp"
+#include "core/errors.hpp"
+#include "core/promotion.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/ufunc.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr::bind {
+namespace {
+
+struct PyUfunc {
+  const UfuncDef* def;
+};
+
+enum class OperandKind { Array, WeakScalar, StrongScalar };
+
+struct Operand {
+  OperandKind kind;
+  py::handle obj;
+  const NDArray* array = nullptr;
+  PromotionOperand promo;
+};
+
+const py::object& numpy_generic() {
+  static auto* g = new py::object(py::module_::import("numpy").attr("generic"));
+  return *g;
+}
+
+// Classifies one input; false when gpuarr does not take this type.
+bool classify(py::handle h, Operand& op) {
+  op.obj = h;
+  if (is_gpuarr_array(h)) {
+    op.kind = OperandKind::Array;
+    op.array = &as_array(h).a;
+    op.promo = {op.array->dtype, WeakKind::None};
+    return true;
+  }
+  PyObject* o = h.ptr();
+  op.kind = OperandKind::WeakScalar;
+  if (PyBool_Check(o)) op.promo = {DType::Bool, WeakKind::Bool};
+  else if (PyLong_Check(o)) op.promo = {DType::Int64, WeakKind::Int};
+  else if (PyFloat_Check(o)) op.promo = {DType::Float64, WeakKind::Float};
+  else if (PyComplex_Check(o)) op.promo = {DType::Complex128, WeakKind::Complex};
+  else if (py::isinstance(h, numpy_generic())) {
+    op.kind = OperandKind::StrongScalar;
+    op.promo = {dtype_from_py(h.attr("dtype")), WeakKind::None};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+[[noreturn]] void unsupported_type(py::handle h) {
+  throw TypeError("Unsupported type " + py::repr(py::type::of(h)).cast<std::string>() +
+                  ": gpuarr operations take gpuarr arrays and scalars; move host data with "
+                  "gpuarr.asarray");
+}
+
+template <class T> void put(unsigned char* out, T v) { std::memcpy(out, &v, sizeof(T)); }
+
+// A Python scalar as one element of `t`, fast for the common cases; NumPy's conversion
+// (and its OverflowError for out-of-range Python ints) otherwise.
+void scalar_to_bytes(const Operand& op, DType t, unsigned char* out) {
+  PyObject* o = op.obj.ptr();
+  if (op.kind == OperandKind::WeakScalar && t != DType::Float16) {
+    if (op.promo.weak == WeakKind::Float) {
+      const double v = PyFloat_AS_DOUBLE(o);
+      switch (t) {
+        case DType::Float32: return put(out, static_cast<float>(v));
+        case DType::Float64: return put(out, v);
+        case DType::Complex64: put(out, static_cast<float>(v)); return put(out + 4, 0.0f);
+        case DType::Complex128: put(out, v); return put(out + 8, 0.0);
+        default: break;
+      }
+    } else if (op.promo.weak == WeakKind::Int || op.promo.weak == WeakKind::Bool) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (!overflow) {
+        switch (t) {
+          case DType::Bool: return put(out, static_cast<bool>(v != 0));
+          case DType::Int8: if (v >= -128 && v <= 127) return put(out, static_cast<int8_t>(v)); break;
+          case DType::Int16: if (v >= -32768 && v <= 32767) return put(out, static_cast<int16_t>(v)); break;
+          case DType::Int32: if (v >= INT32_MIN && v <= INT32_MAX) return put(out, static_cast<int32_t>(v)); break;
+          case DType::Int64: return put(out, static_cast<int64_t>(v));
+          case DType::UInt8: if (v >= 0 && v <= 255) return put(out, static_cast<uint8_t>(v)); break;
+          case DType::UInt16: if (v >= 0 && v <= 65535) return put(out, static_cast<uint16_t>(v)); break;
+          case DType::UInt32: if (v >= 0 && v <= UINT32_MAX) return put(out, static_cast<uint32_t>(v)); break;
+          case DType::UInt64: if (v >= 0) return put(out, static_cast<uint64_t>(v)); break;
+          case DType::Float32: return put(out, static_cast<float>(v));
+          case DType::Float64: return put(out, static_cast<double>(v));
+          case DType::Complex64: put(out, static_cast<float>(v)); return put(out + 4, 0.0f);
+          case DType::Complex128: put(out, static_cast<double>(v)); return put(out + 8, 0.0);
+          default: break;
+        }
+      }
+    }
+  }
+  const std::string bytes = scalar_bytes(op.obj, t, op.kind == OperandKind::WeakScalar
+                                                        ? ScalarCast::Assign
+                                                        : ScalarCast::Unsafe);
+  std::memcpy(out, bytes.data(), bytes.size());
+}
+
+bool is_comparison(const UfuncDef& u) {
+  static const char* names[] = {"equal", "not_equal", "less", "less_equal", "greater",
+                                "greater_equal"};
+  for (const char* n : names)
+    if (!std::strcmp(u.name, n)) return true;
+  return false;
+}
+
+bool weak_int_fits(const Operand& op, DType t) {
+  if (op.promo.weak != WeakKind::Int || !is_integer(t)) return true;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(op.obj.ptr(), &overflow);
+  if (overflow) return false;
+  switch (t) {
+    case DType::Int8: return v >= -128 && v <= 127;
+    case DType::Int16: return v >= -32768 && v <= 32767;
+    case DType::Int32: return v >= INT32_MIN && v <= INT32_MAX;
+    case DType::UInt8: return v >= 0 && v <= 255;
+    case DType::UInt16: return v >= 0 && v <= 65535;
+    case DType::UInt32: return v >= 0 && v <= UINT32_MAX;
+    case DType::UInt64: return v >= 0;
+    default: return true;
+  }
+}
+
+bool same_view(const NDArray& a, const NDArray& b) {
+  return a.data() == b.data() && a.shape == b.shape && a.strides == b.strides &&
+         a.dtype == b.dtype;
+}
+
+bool may_overlap(const NDArray& a, const NDArray& b) {
+  if (a.memory != b.memory || a.size() == 0 || b.size() == 0) return false;
+  return extents_overlap(a.offset, a.shape, a.strides, b.offset, b.shape, b.strides,
+                         std::max(a.itemsize(), b.itemsize()));
+}
+
+}  // namespace
+
+// Calls ufunc `u` on `nin` inputs. `out` is None or a gpuarr array.
+py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle out_obj,
+                      std::optional<DType> dtype, Casting casting) {
+  const int nin = u.nin;
+  Operand ops[kMaxUfuncInputs];
+  for (int k = 0; k < nin; ++k)
+    if (!classify(inputs[k], ops[k])) unsupported_type(inputs[k]);
+
+  PromotionOperand promo[kMaxUfuncInputs];
+  for (int k = 0; k < nin; ++k) promo[k] = ops[k].promo;
+  bool where = !std::strcmp(u.name, "where");
+  int loop_index;
+  if (where) {
+    // where(condition, x, y): the condition becomes bool, x and y promote together.
+    std::vector<PromotionOperand> xy{promo[1], promo[2]};
+    const DType t = dtype ? *dtype : result_type(xy);
+    loop_index = -1;
+    for (size_t i = 0; i < u.loop_types.size(); ++i)
+      if (u.loop_types[i].out == t) loop_index = static_cast<int>(i);
+  } else {
+    loop_index = resolve_ufunc_loop(u.signature(), promo, dtype, casting);
+    if (is_comparison(u)) {
+      // NumPy 2 compares out-of-range Python ints exactly rather than failing: compare
+      // in a type that holds them.
+      const UfuncLoopTypes& lt = u.loop_types[loop_index];
+      for (int k = 0; k < nin; ++k) {
+        if (!weak_int_fits(ops[k], lt.in[k])) {
+          for (int j = 0; j < nin; ++j)
+            if (promo[j].weak == WeakKind::Int) promo[j] = {DType::Int64, WeakKind::None};
+          const bool fits64 = weak_int_fits(ops[k], DType::Int64);
+          if (!fits64) promo[k] = {DType::Float64, WeakKind::None};
+          loop_index = resolve_ufunc_loop(u.signature(), promo, dtype, casting);
+          break;
+        }
+      }
+    }
+  }
+  const UfuncLoopTypes& loop = u.loop_types[loop_index];
+
+  // Shape and device.
+  const NDArray* out_array = nullptr;
+  if (!out_obj.is_none()) {
+    if (!is_gpuarr_array(out_obj))
+      throw TypeError("return arrays must be of ArrayType");
+    out_array = &as_array(out_obj).a;
+  }
+  static const Dims kScalarShape;
+  std::vector<const Dims*> shapes;
+  shapes.reserve(nin + 1);
+  int device = -1;
+  for (int k = 0; k < nin; ++k) {
+    if (ops[k].kind == OperandKind::Array) {
+      shapes.push_back(&ops[k].array->shape);
+      if (device < 0) device = ops[k].array->device();
+    }
+  }
+  Dims shape = shapes.empty() ? Dims{} : shapes.size() == 1 ? *shapes[0] : broadcast_shapes(shapes);
+  if (out_array) {
+    if (device < 0) device = out_array->device();
+    std::vector<const Dims*> with_out{&out_array->shape, &shape};
+    Dims full;
+    try {
+      full = broadcast_shapes(with_out);
+    } catch (const ValueError&) {
+      full.clear();
+    }
+    if (full != out_array->shape) {
+      throw ValueError("non-broadcastable output operand with shape " +
+                       compact_shape_str(out_array->shape) +
+                       " doesn't match the broadcast shape " + compact_shape_str(full.empty() && !shape.empty() ? shape : full));
+    }
+    shape = out_array->shape;
+    if (!can_cast(loop.out, out_array->dtype, casting))
+      throw TypeError(ufunc_cast_error(u.name, true, 0, loop.out, out_array->dtype, casting));
+  }
+  if (device < 0) {
+    require_device();
+    device = current_device();
+  }
+  DeviceGuard guard(device);
+
+  // Inputs in the loop's types.
+  NDArray converted[kMaxUfuncInputs];
+  UfuncOperandView views[kMaxUfuncInputs + 1];
+  std::vector<Dims> strides(nin + 1);
+  for (int k = 0; k < nin; ++k) {
+    UfuncOperandView& v = views[k + 1];
+    if (ops[k].kind == OperandKind::Array) {
+      const NDArray* a = ops[k].array;
+      if (a->dtype != loop.in[k]) {
+        converted[k] = copy_array(*a, loop.in[k], 'K');
+        a = &converted[k];
+      } else if (out_array && !same_view(*a, *out_array) && may_overlap(*a, *out_array)) {
+        converted[k] = copy_array(*a, a->dtype, 'K');
+        a = &converted[k];
+      }
+      v.data = a->data();
+      strides[k + 1] = a->shape == shape ? a->strides : broadcast_strides(a->shape, a->strides, shape);
+      ops[k].array = a;
+    } else {
+      v.is_scalar = true;
+      scalar_to_bytes(ops[k], loop.in[k], v.scalar);
+      strides[k + 1].assign(shape.size(), 0);
+    }
+  }
+
+  // The output: `out` itself when it has the loop's dtype, else a fresh array.
+  NDArray result;
+  const bool direct = out_array && out_array->dtype == loop.out;
+  if (direct) {
+    result = *out_array;
+  } else {
+    const NDArray* like = nullptr;
+    for (int k = 0; k < nin && !like; ++k)
+      if (ops[k].kind == OperandKind::Array && ops[k].array->shape == shape &&
+          !ops[k].array->c_contiguous())
+        like = ops[k].array;
+    result = like ? empty_like_array(*like, loop.out, 'K') : empty_array(shape, loop.out, 'C');
+  }
+  views[0].data = result.data();
+  strides[0] = result.strides;
+  Dims launch_shape = shape;
+  coalesce_dims(launch_shape, strides);
+  for (int k = 0; k <= nin; ++k) views[k].strides = &strides[k];
+  u.launchers[loop_index](launch_shape, views, stream_for(result));
+
+  if (out_array) {
+    if (!direct) assign_array(*out_array, result);
+    return py::reinterpret_borrow<py::object>(out_obj);
+  }
+  return make_owner(std::move(result));
+}
+
+namespace {
+
+std::optional<DType> dtype_arg(py::handle dtype) {
+  if (dtype.is_none()) return std::nullopt;
+  return dtype_from_py(dtype);
+}
+
+py::object call_from_python(const UfuncDef& u, py::args args, py::kwargs kwargs) {
+  py::handle out = py::none();
+  py::handle dtype = py::none();
+  Casting casting = Casting::SameKind;
+  const size_t nargs = args.size();
+  if (nargs < static_cast<size_t>(u.nin) || nargs > static_cast<size_t>(u.nin) + 1) {
+    throw TypeError(std::string(u.name) + "() takes from " + std::to_string(u.nin) + " to " +
+                    std::to_string(u.nin + 1) + " positional arguments but " +
+                    std::to_string(nargs) + " were given");
+  }
+  if (nargs == static_cast<size_t>(u.nin) + 1) out = args[u.nin];
+  for (auto item : kwargs) {
+    const std::string key = py::str(item.first);
+    if (key == "out") {
+      if (nargs > static_cast<size_t>(u.nin))
+        throw TypeError("cannot specify 'out' as both a positional and keyword argument");
+      out = item.second;
+    } else if (key == "dtype") {
+      dtype = item.second;
+    } else if (key == "casting") {
+      casting = casting_from_name(py::str(item.second).cast<std::string>().c_str());
+    } else if (key == "where") {
+      if (!(item.second.ptr() == Py_True))
+        throw TypeError(std::string("gpuarr.") + u.name +
+                        " does not take a 'where' mask; use gpuarr.where on the result");
+    } else if (key == "order" || key == "subok") {
+      // Accepted as NumPy does; gpuarr orders outputs like the inputs (order='K').
+    } else {
+      throw TypeError("'" + key + "' is an invalid keyword to ufunc '" + u.name + "'");
+    }
+  }
+  if (py::isinstance<py::tuple>(out)) {
+    py::tuple t = py::reinterpret_borrow<py::tuple>(out);
+    if (t.size() != 1)
+      throw ValueError("The 'out' tuple must have exactly one entry per ufunc output");
+    out = t[0];
+  }
+  std::vector<py::handle> inputs(args.begin(), args.begin() + u.nin);
+  return call_ufunc(u, inputs.data(), out, dtype_arg(dtype), casting);
+}
+
+std::string loop_type_string(const UfuncLoopTypes& lt, int nin) {
+  auto ch = [](DType t) {
+    switch (t) {
+      case DType::Bool: return '?';
+      case DType::Int8: return 'b';
+      case DType::UInt8: return 'B';
+      case DType::Int16: return 'h';
+      case DType::UInt16: return 'H';
+      case DType::Int32: return 'i';
+      case DType::UInt32: return 'I';
+      case DType::Int64: return 'l';
+      case DType::UInt64: return 'L';
+      case DType::Float16: return 'e';
+      case DType::Float32: return 'f';
+      case DType::Float64: return 'd';
+      case DType::Complex64: return 'F';
+      case DType::Complex128: return 'D';
+    }
+    return '?';
+  };
+  std::string s;
+  for (int k = 0; k < nin; ++k) s += ch(lt.in[k]);
+  return s + "->" + ch(lt.out);
+}
+
+// A binary operator method: NotImplemented for operand types gpuarr does not take, so that
+// Python tries the other operand's reflected method.
+template <bool Reflected>
+py::object binary_operator(const UfuncDef& u, py::handle self, py::handle other) {
+  Operand probe;
+  if (!classify(other, probe)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  py::handle in[2] = {Reflected ? other : self, Reflected ? self : other};
+  return call_ufunc(u, in, py::none(), std::nullopt, Casting::SameKind);
+}
+
+py::object inplace_operator(const UfuncDef& u, py::handle self, py::handle other) {
+  Operand probe;
+  if (!classify(other, probe)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  py::handle in[2] = {self, other};
+  return call_ufunc(u, in, self, std::nullopt, Casting::SameKind);
+}
+
+const UfuncDef& ufunc_named(const char* name) {
+  const UfuncDef* u = find_ufunc(name);
+  if (!u) throw std::logic_error(std::string("no ufunc ") + name);
+  return *u;
+}
+
+void add_method(py::object cls, const char* name, py::cpp_function f) {
+  cls.attr(name) = f;
+}
+
+// Views of the real and imaginary parts of complex arrays (NumPy's .real/.imag).
+NDArray component_view(const NDArray& a, bool imag) {
+  NDArray v = a;
+  v.dtype = real_dtype(a.dtype);
+  if (imag) v.offset += itemsize(v.dtype);
+  return v;
+}
+
+}  // namespace
+
+GPUARR_BINDINGS(10) {
+  py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr())
+      .def("__call__", [](const PyUfunc& f, py::args args, py::kwargs kw) {
+        return call_from_python(*f.def, std::move(args), std::move(kw));
+      })
+      .def_property_readonly("nin", [](const PyUfunc& f) { return f.def->nin; })
+      .def_property_readonly("nout", [](const PyUfunc&) { return 1; })
+      .def_property_readonly("nargs", [](const PyUfunc& f) { return f.def->nin + 1; })
+      .def_property_readonly("ntypes", [](const PyUfunc& f) { return f.def->loop_types.size(); })
+      .def_property_readonly("types", [](const PyUfunc& f) {
+        std::vector<std::string> t;
+        for (const auto& lt : f.def->loop_types) t.push_back(loop_type_string(lt, f.def->nin));
+        return t;
+      })
+      .def("__repr__", [](const PyUfunc& f) { return std::string("<ufunc '") + f.def->name + "'>"; });
+
+  py::dict ufuncs;
+  for (const UfuncDef* d : all_ufuncs()) {
+    py::object f = py::cast(PyUfunc{d});
+    f.attr("__name__") = d->name;
+    f.attr("__doc__") = d->doc;
+    ufuncs[d->name] = f;
+  }
+  m.attr("_ufuncs") = ufuncs;
+
+  py::object cls = m.attr("ndarray");
+  struct BinaryOp {
+    const char* method;
+    const char* reflected;
+    const char* inplace;
+    const char* ufunc;
+  };
+  static const BinaryOp binary_ops[] = {
+      {"__add__", "__radd__", "__iadd__", "add"},
+      {"__sub__", "__rsub__", "__isub__", "subtract"},
+      {"__mul__", "__rmul__", "__imul__", "multiply"},
+      {"__truediv__", "__rtruediv__", "__itruediv__", "divide"},
+      {"__floordiv__", "__rfloordiv__", "__ifloordiv__", "floor_divide"},
+      {"__mod__", "__rmod__", "__imod__", "remainder"},
+      {"__and__", "__rand__", "__iand__", "bitwise_and"},
+      {"__or__", "__ror__", "__ior__", "bitwise_or"},
+      {"__xor__", "__rxor__", "__ixor__", "bitwise_xor"},
+      {"__lshift__", "__rlshift__", "__ilshift__", "left_shift"},
+      {"__rshift__", "__rrshift__", "__irshift__", "right_shift"},
+  };
+  for (const BinaryOp& op : binary_ops) {
+    const UfuncDef* u = &ufunc_named(op.ufunc);
+    add_method(cls, op.method, py::cpp_function(
+        [u](py::handle self, py::handle other) { return binary_operator<false>(*u, self, other); },
+        py::name(op.method), py::is_method(cls)));
+    add_method(cls, op.reflected, py::cpp_function(
+        [u](py::handle self, py::handle other) { return binary_operator<true>(*u, self, other); },
+        py::name(op.reflected), py::is_method(cls)));
+    add_method(cls, op.inplace, py::cpp_function(
+        [u](py::handle self, py::handle other) { return inplace_operator(*u, self, other); },
+        py::name(op.inplace), py::is_method(cls)));
+  }
+  // pow takes an optional modulo, which NumPy does not support for arrays either.
+  {
+    const UfuncDef* u = &ufunc_named("power");
+    add_method(cls, "__pow__", py::cpp_function(
+        [u](py::handle self, py::handle other, py::handle mod) {
+          if (!mod.is_none()) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+          return binary_operator<false>(*u, self, other);
+        },
+        py::name("__pow__"), py::is_method(cls), py::arg("other"), py::arg("mod") = py::none()));
+    add_method(cls, "__rpow__", py::cpp_function(
+        [u](py::handle self, py::handle other, py::handle mod) {
+          if (!mod.is_none()) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+          return binary_operator<true>(*u, self, other);
+        },
+        py::name("__rpow__"), py::is_method(cls), py::arg("other"), py::arg("mod") = py::none()));
+    add_method(cls, "__ipow__", py::cpp_function(
+        [u](py::handle self, py::handle other) { return inplace_operator(*u, self, other); },
+        py::name("__ipow__"), py::is_method(cls)));
+  }
+  static const std::pair<const char*, const char*> comparisons[] = {
+      {"__eq__", "equal"}, {"__ne__", "not_equal"}, {"__lt__", "less"},
+      {"__le__", "less_equal"}, {"__gt__", "greater"}, {"__ge__", "greater_equal"}};
+  for (const auto& [method, name] : comparisons) {
+    const UfuncDef* u = &ufunc_named(name);
+    add_method(cls, method, py::cpp_function(
+        [u](py::handle self, py::handle other) { return binary_operator<false>(*u, self, other); },
+        py::name(method), py::is_method(cls)));
+  }
+  cls.attr("__hash__") = py::none();
+  static const std::pair<const char*, const char*> unary[] = {
+      {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"},
+      {"__invert__", "invert"}};
+  for (const auto& [method, name] : unary) {
+    const UfuncDef* u = &ufunc_named(name);
+    add_method(cls, method, py::cpp_function(
+        [u](py::handle self) {
+          py::handle in[1] = {self};
+          return call_ufunc(*u, in, py::none(), std::nullopt, Casting::SameKind);
+        },
+        py::name(method), py::is_method(cls)));
+  }
+  // conj/conjugate methods: the complex conjugate (a copy, as NumPy's).
+  {
+    const UfuncDef* u = &ufunc_named("conjugate");
+    for (const char* method : {"conj", "conjugate"}) {
+      add_method(cls, method, py::cpp_function(
+          [u](py::handle self) {
+            py::handle in[1] = {self};
+            return call_ufunc(*u, in, py::none(), std::nullopt, Casting::SameKind);
+          },
+          py::name(method), py::is_method(cls)));
+    }
+  }
+
+  // .real and .imag: views for complex arrays; for real arrays .real is the array itself
+  // (a view) and .imag a new array of zeros, as NumPy does.
+  auto real_get = [](py::handle self) -> py::object {
+    const NDArray& a = as_array(self).a;
+    if (is_complex(a.dtype)) return make_view(self, component_view(a, false));
+    return make_view(self, a);
+  };
+  auto imag_get = [](py::handle self) -> py::object {
+    const NDArray& a = as_array(self).a;
+    if (is_complex(a.dtype)) return make_view(self, component_view(a, true));
+    DeviceGuard guard(a.device());
+    NDArray z = empty_like_array(a, a.dtype, 'K');
+    const char zero[16] = {};
+    fill_array(z, zero);
+    return make_owner(std::move(z));
+  };
+  auto real_set = [](py::handle self, py::handle value) {
+    const NDArray& a = as_array(self).a;
+    assign_from_py(is_complex(a.dtype) ? component_view(a, false) : a, value);
+  };
+  auto imag_set = [](py::handle self, py::handle value) {
+    const NDArray& a = as_array(self).a;
+    if (!is_complex(a.dtype)) throw TypeError("array does not have imaginary part to set");
+    assign_from_py(component_view(a, true), value);
+  };
+  py::object property = py::module_::import("builtins").attr("property");
+  cls.attr("real") = property(py::cpp_function(real_get), py::cpp_function(real_set));
+  cls.attr("imag") = property(py::cpp_function(imag_get), py::cpp_function(imag_set));
+
+  {
+    const UfuncDef* w = &ufunc_named("where");
+    m.def("_where3", [w](py::handle c, py::handle x, py::handle y) {
+      py::handle in[3] = {c, x, y};
+      return call_ufunc(*w, in, py::none(), std::nullopt, Casting::Unsafe);
+    });
+  }
+  // The dtypes a ufunc call would use, without a device: host tests check loop selection
+  // against NumPy's. Operands: NumPy dtypes (arrays) or Python scalars (weak).
+  m.def("_ufunc_loop_for", [](const std::string& name, py::sequence operands, py::handle dtype) {
+    const UfuncDef& u = ufunc_named(name.c_str());
+    PromotionOperand promo[kMaxUfuncInputs];
+    for (int k = 0; k < u.nin; ++k) {
+      Operand op;
+      if (classify(operands[k], op)) promo[k] = op.promo;
+      else promo[k] = {dtype_from_py(operands[k]), WeakKind::None};
+    }
+    const int i = resolve_ufunc_loop(u.signature(), promo, dtype_arg(dtype), Casting::SameKind);
+    return loop_type_string(u.loop_types[i], u.nin);
+  }, py::arg("name"), py::arg("operands"), py::arg("dtype") = py::none());
+  m.def("_promote_types", [](py::handle a, py::handle b) {
+    return numpy_dtype(promote_types(dtype_from_py(a), dtype_from_py(b)));
+  });
+  m.def("_can_cast_dtypes", [](py::handle from, py::handle to, const std::string& casting) {
+    return can_cast(dtype_from_py(from), dtype_from_py(to), casting_from_name(casting.c_str()));
+  });
+}
+
+}  // namespace gpuarr::bind

@@ -1,0 +1,121 @@
+#include "core/ufunc_resolve.hpp"
+
+#include "core/errors.hpp"
+
+namespace gpuarr {
+namespace {
+
+std::string dtype_repr(DType t) { return std::string("dtype('") + name(t) + "')"; }
+
+[[noreturn]] void no_loop(const UfuncSignature& u, const char* rule) {
+  throw TypeError(std::string("ufunc '") + u.name +
+                  "' not supported for the input types, and the inputs could not be safely "
+                  "coerced to any supported types according to the casting rule ''" +
+                  rule + "''");
+}
+
+}  // namespace
+
+std::string ufunc_cast_error(const char* ufunc, bool output, int index, DType from, DType to,
+                             Casting casting) {
+  std::string s = std::string("Cannot cast ufunc '") + ufunc + "' " +
+                  (output ? "output" : "input " + std::to_string(index)) + " from " +
+                  dtype_repr(from) + " to " + dtype_repr(to) + " with casting rule '" +
+                  casting_name(casting) + "'";
+  return s;
+}
+
+int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
+                       std::optional<DType> dtype, Casting casting) {
+  const auto& loops = *u.loops;
+  // Operand dtypes with Python scalars resolved against the arrays (NEP 50).
+  std::vector<PromotionOperand> all(ops, ops + u.nin);
+  const DType common = result_type(all);
+  DType eff[kMaxUfuncInputs];
+  for (int k = 0; k < u.nin; ++k) {
+    eff[k] = ops[k].weak == WeakKind::None ? ops[k].dtype : weak_scalar_dtype(ops[k].weak, common);
+  }
+  bool any_bool = false, all_bool = true;
+  for (int k = 0; k < u.nin; ++k) {
+    const bool b = eff[k] == DType::Bool;
+    any_bool |= b;
+    all_bool &= b;
+  }
+  if (u.resolver == UfuncResolver::NoBoolSubtract && all_bool && !dtype) {
+    throw TypeError(
+        "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+        "`^` operator, or the logical_xor function instead.");
+  }
+  if (u.resolver == UfuncResolver::NoBoolNegative && any_bool && !dtype) {
+    throw TypeError(
+        "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator "
+        "or the logical_not function instead.");
+  }
+  if (u.resolver == UfuncResolver::NoBoolLoop && any_bool && !dtype) {
+    throw TypeError(std::string("ufunc '") + u.name +
+                    "' did not contain a loop with signature matching types <class "
+                    "'numpy.dtypes.BoolDType'> -> None");
+  }
+
+  if (dtype) {
+    // A forced dtype names the loop: the first whose output is `dtype`, with inputs the
+    // operands can be cast to under `casting`.
+    for (size_t i = 0; i < loops.size(); ++i) {
+      if (loops[i].out != *dtype) continue;
+      bool homogeneous = true;
+      for (int k = 0; k < u.nin; ++k) homogeneous &= loops[i].in[k] == loops[i].out;
+      if (!homogeneous) {
+        bool ok = true;
+        for (int k = 0; k < u.nin; ++k) ok &= can_cast(eff[k], loops[i].in[k], Casting::Safe);
+        if (!ok) continue;
+      }
+      for (int k = 0; k < u.nin; ++k) {
+        if (ops[k].weak != WeakKind::None) continue;  // Python scalars follow the loop
+        if (!can_cast(eff[k], loops[i].in[k], casting)) {
+          throw TypeError(ufunc_cast_error(u.name, false, k, eff[k], loops[i].in[k], casting));
+        }
+      }
+      return static_cast<int>(i);
+    }
+    no_loop(u, casting_name(casting));
+  }
+
+  if (u.resolver == UfuncResolver::TrueDivide) {
+    bool all_int = true;
+    for (int k = 0; k < u.nin; ++k) all_int &= !is_float(eff[k]) && !is_complex(eff[k]);
+    if (all_int) {
+      for (size_t i = 0; i < loops.size(); ++i)
+        if (loops[i].out == DType::Float64) return static_cast<int>(i);
+    }
+  }
+  for (size_t i = 0; i < loops.size(); ++i) {
+    bool ok = true;
+    for (int k = 0; k < u.nin && ok; ++k) ok = can_cast(eff[k], loops[i].in[k], Casting::Safe);
+    if (ok) return static_cast<int>(i);
+  }
+  no_loop(u, "safe");
+}
+
+Dims broadcast_shapes(const std::vector<const Dims*>& shapes) {
+  size_t nd = 0;
+  for (const Dims* s : shapes) nd = std::max(nd, s->size());
+  Dims out(nd, 1);
+  for (const Dims* s : shapes) {
+    const size_t off = nd - s->size();
+    for (size_t d = 0; d < s->size(); ++d) {
+      const int64_t v = (*s)[d];
+      int64_t& o = out[off + d];
+      if (v == o || v == 1) continue;
+      if (o == 1) {
+        o = v;
+        continue;
+      }
+      std::string msg = "operands could not be broadcast together with shapes ";
+      for (const Dims* t : shapes) msg += compact_shape_str(*t) + " ";
+      throw ValueError(msg);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuarr

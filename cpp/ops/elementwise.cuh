@@ -1,0 +1,245 @@
+// The elementwise engine's device half: one kernel template for every ufunc loop, with a
+// vectorised path for contiguous operands (16-byte accesses), a contiguous scalar path
+// and a strided path; Python scalars arrive by value. A ufunc's table instantiates it per
+// loop type (ufunc_*.cu).
+#pragma once
+#include <cuda/std/complex>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "ops/device_types.cuh"
+#include "ops/strided.cuh"
+#include "ops/ufunc.hpp"
+#include "ops/ufunc_math.cuh"
+
+namespace gpuarr {
+
+// Storage type (as in memory) -> the type functors compute in, and back.
+template <class T> struct ComputeOf { using type = T; };
+template <> struct ComputeOf<__half> { using type = float; };
+template <class F> struct ComputeOf<Complex<F>> { using type = cuda::std::complex<F>; };
+template <class T> using compute_t = typename ComputeOf<T>::type;
+
+template <class T> __device__ __forceinline__ compute_t<T> to_compute(T x) {
+  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
+  else if constexpr (std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>)
+    return compute_t<T>(x.re, x.im);
+  else return x;
+}
+template <class S, class C> __device__ __forceinline__ S from_compute(C x) {
+  if constexpr (std::is_same_v<S, __half>) return __float2half(x);
+  else if constexpr (std::is_same_v<S, complex64_t> || std::is_same_v<S, complex128_t>)
+    return S{x.real(), x.imag()};
+  else return static_cast<S>(x);
+}
+
+// The storage type of a loop's output, from the storage type of its inputs and the type
+// the functor returns: bool stays bool, a real result of complex input is the component
+// type (absolute), otherwise the input's own type.
+template <class In, class R> struct OutStorage {
+  using type = std::conditional_t<
+      std::is_same_v<R, bool>, bool,
+      std::conditional_t<std::is_same_v<R, compute_t<In>>, In,
+                         std::conditional_t<std::is_same_v<R, float>, float, R>>>;
+};
+template <> struct OutStorage<__half, float> { using type = __half; };
+
+template <class T> constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+  else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
+  else if constexpr (std::is_same_v<T, int16_t>) return DType::Int16;
+  else if constexpr (std::is_same_v<T, int32_t>) return DType::Int32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DType::Int64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
+  else if constexpr (std::is_same_v<T, uint16_t>) return DType::UInt16;
+  else if constexpr (std::is_same_v<T, uint32_t>) return DType::UInt32;
+  else if constexpr (std::is_same_v<T, uint64_t>) return DType::UInt64;
+  else if constexpr (std::is_same_v<T, __half>) return DType::Float16;
+  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
+  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
+  else if constexpr (std::is_same_v<T, complex64_t>) return DType::Complex64;
+  else return DType::Complex128;
+}
+
+enum class EwMode : int { Vector, Contiguous, Strided };
+
+template <int NIN>
+struct EwArgs {
+  StridedArgs<NIN + 1> s;  // operand 0 is the output
+  EwMode mode;
+  bool is_scalar[NIN];
+  alignas(16) unsigned char scalar[NIN][16];
+};
+
+template <class T, int V> struct alignas(sizeof(T) * V >= 16 ? 16 : alignof(T)) VecOf {
+  T v[V];
+};
+
+// One loop: Out op(In, In, ...) for NIN inputs of one storage type (InLast may differ
+// for the first input of `where`, whose condition is bool).
+template <class Op, class Out, int NIN, class In, class In0>
+struct EwLoop {
+  using C = compute_t<In>;
+  using C0 = compute_t<In0>;
+  static constexpr int kMaxSize =
+      sizeof(Out) > sizeof(In) ? (sizeof(Out) > sizeof(In0) ? sizeof(Out) : sizeof(In0))
+                               : (sizeof(In) > sizeof(In0) ? sizeof(In) : sizeof(In0));
+  static constexpr int V = kMaxSize >= 16 ? 1 : 16 / kMaxSize;
+
+  template <class Load> __device__ static Out apply(const Op& op, Load&& load) {
+    if constexpr (NIN == 1) return from_compute<Out>(op(to_compute(load(0, In0{}))));
+    else if constexpr (NIN == 2)
+      return from_compute<Out>(op(to_compute(load(0, In0{})), to_compute(load(1, In{}))));
+    else
+      return from_compute<Out>(op(to_compute(load(0, In0{})), to_compute(load(1, In{})),
+                                  to_compute(load(2, In{}))));
+  }
+};
+
+template <class T> __device__ __forceinline__ T scalar_of(const unsigned char* p) {
+  return *reinterpret_cast<const T*>(p);
+}
+
+template <class Op, class Out, int NIN, class In, class In0>
+__global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
+  using L = EwLoop<Op, Out, NIN, In, In0>;
+  const Op op{};
+  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  if (a.mode == EwMode::Vector) {
+    constexpr int V = L::V;
+    const int64_t nv = n / V;
+    for (int64_t c = tid; c < nv; c += step) {
+      VecOf<In0, V> v0;
+      VecOf<In, V> vin[NIN > 1 ? NIN - 1 : 1];
+      if (!a.is_scalar[0]) v0 = reinterpret_cast<const VecOf<In0, V>*>(a.s.data[1])[c];
+#pragma unroll
+      for (int k = 1; k < NIN; ++k)
+        if (!a.is_scalar[k]) vin[k - 1] = reinterpret_cast<const VecOf<In, V>*>(a.s.data[k + 1])[c];
+      VecOf<Out, V> out;
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        out.v[j] = L::apply(op, [&](int k, auto tag) {
+          using T = decltype(tag);
+          if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+          if constexpr (std::is_same_v<T, In0>) {
+            if (k == 0) return v0.v[j];
+          }
+          if constexpr (std::is_same_v<T, In>) return vin[k - 1].v[j];
+          else return T{};
+        });
+      }
+      reinterpret_cast<VecOf<Out, V>*>(a.s.data[0])[c] = out;
+    }
+    for (int64_t i = nv * V + tid; i < n; i += step) {
+      reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
+        using T = decltype(tag);
+        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+        return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
+      });
+    }
+  } else if (a.mode == EwMode::Contiguous) {
+    for (int64_t i = tid; i < n; i += step) {
+      reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
+        using T = decltype(tag);
+        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+        return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
+      });
+    }
+  } else {
+    for (int64_t i = tid; i < n; i += step) {
+      int64_t off[NIN + 1];
+      element_offsets(a.s, i, off);
+      *reinterpret_cast<Out*>(a.s.data[0] + off[0]) = L::apply(op, [&](int k, auto tag) {
+        using T = decltype(tag);
+        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+        return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1]);
+      });
+    }
+  }
+}
+
+template <class Op, class Out, int NIN, class In, class In0>
+void launch_elementwise(const Dims& shape, const UfuncOperandView* ops, cudaStream_t stream) {
+  using L = EwLoop<Op, Out, NIN, In, In0>;
+  constexpr int N = NIN + 1;
+  constexpr int kThreads = 256;
+  const int64_t total = shape_size(shape);
+  if (total == 0) return;
+  EwArgs<NIN> args{};
+  const Dims zeros(shape.size(), 0);
+  std::array<const Dims*, N> strides;
+  std::array<char*, N> data;
+  bool contiguous = shape.size() <= 1;
+  bool aligned = true;
+  for (int k = 0; k < N; ++k) {
+    const UfuncOperandView& o = ops[k];
+    const bool scalar = k > 0 && o.is_scalar;
+    strides[k] = scalar ? &zeros : o.strides;
+    data[k] = scalar ? nullptr : o.data;
+    if (k > 0) {
+      args.is_scalar[k - 1] = scalar;
+      if (scalar) std::memcpy(args.scalar[k - 1], o.scalar, 16);
+    }
+    if (!scalar) {
+      const int64_t size = k == 0 ? sizeof(Out) : (k == 1 ? sizeof(In0) : sizeof(In));
+      if (shape.size() == 1 && (*o.strides)[0] != size) contiguous = false;
+      if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) aligned = false;
+    }
+  }
+  args.mode = !contiguous ? EwMode::Strided : (aligned && L::V > 1 && total >= L::V)
+                                                  ? EwMode::Vector
+                                                  : EwMode::Contiguous;
+  if (contiguous) {
+    args.s.ndim = 1;
+    args.s.shape[0] = total;
+    for (int k = 0; k < N; ++k) args.s.data[k] = data[k];
+    const int64_t work = args.mode == EwMode::Vector ? (total + L::V - 1) / L::V : total;
+    elementwise_kernel<Op, Out, NIN, In, In0>
+        <<<grid_for(work, kThreads), kThreads, 0, stream>>>(args, total);
+    check_launch("elementwise_kernel");
+    return;
+  }
+  for_each_launch<N>(shape, strides, data, [&](const StridedArgs<N>& s, int64_t n) {
+    args.s = s;
+    elementwise_kernel<Op, Out, NIN, In, In0>
+        <<<grid_for(n, kThreads), kThreads, 0, stream>>>(args, n);
+    check_launch("elementwise_kernel");
+  });
+}
+
+// Builds a UfuncDef whose loops are Op over each storage type in Ts (inputs all of that
+// type; the output type follows from what Op returns).
+template <class Op, int NIN, class C> struct OpResult;
+template <class Op, class C> struct OpResult<Op, 1, C> {
+  using type = decltype(std::declval<const Op&>()(std::declval<C>()));
+};
+template <class Op, class C> struct OpResult<Op, 2, C> {
+  using type = decltype(std::declval<const Op&>()(std::declval<C>(), std::declval<C>()));
+};
+template <class Op, class C> struct OpResult<Op, 3, C> {
+  using type = decltype(std::declval<const Op&>()(std::declval<C>(), std::declval<C>(),
+                                                   std::declval<C>()));
+};
+
+template <class Op, int NIN, class... Ts>
+UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc) {
+  auto* def = new UfuncDef{name, NIN, resolver, {}, {}, doc};
+  auto add = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    using R = typename OpResult<Op, NIN, C>::type;
+    using Out = typename OutStorage<T, R>::type;
+    UfuncLoopTypes lt{{dtype_of<T>(), dtype_of<T>(), dtype_of<T>()}, dtype_of<Out>()};
+    def->loop_types.push_back(lt);
+    def->launchers.push_back(&launch_elementwise<Op, Out, NIN, T, T>);
+  };
+  (add(TypeTag<Ts>{}), ...);
+  return def;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,52 @@
+// The ufunc registry: each ufunc is a name, a number of inputs and a list of loops (as
+// NumPy lists them), each loop a launcher compiled ahead of time for its types.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ufunc_resolve.hpp"
+
+namespace gpuarr {
+
+// One operand of a launch: an array view (data, strides over the common shape) or a scalar
+// passed by value (already converted to the loop's input type).
+struct UfuncOperandView {
+  char* data = nullptr;
+  const Dims* strides = nullptr;
+  bool is_scalar = false;
+  alignas(16) unsigned char scalar[16] = {};
+};
+
+// out[...] = op(in...) over `shape` (already coalesced with all strides); operand 0 is the
+// output. Launchers never wait.
+using UfuncLaunch = void (*)(const Dims& shape, const UfuncOperandView* operands,
+                             cudaStream_t stream);
+
+struct UfuncDef {
+  const char* name;
+  int nin;
+  UfuncResolver resolver;
+  std::vector<UfuncLoopTypes> loop_types;
+  std::vector<UfuncLaunch> launchers;
+  const char* doc;
+
+  UfuncSignature signature() const { return {name, nin, resolver, &loop_types}; }
+};
+
+// All ufuncs, in registration order; stable for the process lifetime.
+const std::vector<const UfuncDef*>& all_ufuncs();
+const UfuncDef* find_ufunc(const std::string& name);  // nullptr if unknown
+
+// The tables, one per ufunc_*.cu file (called once, in this order, by all_ufuncs()).
+void add_arithmetic_ufuncs(std::vector<const UfuncDef*>& out);
+void add_unary_ufuncs(std::vector<const UfuncDef*>& out);
+void add_exp_log_ufuncs(std::vector<const UfuncDef*>& out);
+void add_trig_ufuncs(std::vector<const UfuncDef*>& out);
+void add_comparison_ufuncs(std::vector<const UfuncDef*>& out);
+void add_logic_bit_ufuncs(std::vector<const UfuncDef*>& out);
+void add_ternary_ufuncs(std::vector<const UfuncDef*>& out);
+
+}  // namespace gpuarr

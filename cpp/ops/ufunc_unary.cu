@@ -1,0 +1,31 @@
+#include "ops/ufunc_types.cuh"
+
+namespace gpuarr {
+
+void add_unary_ufuncs(std::vector<const UfuncDef*>& out) {
+  using namespace ufn;
+  out.push_back(make_ufunc<Negative, 1, GA_NUMBERS>("negative", R::NoBoolNegative,
+                                                    "Numerical negative, element-wise."));
+  out.push_back(make_ufunc<Positive, 1, GA_NUMBERS>("positive", R::NoBoolLoop,
+                                                    "Numerical positive, element-wise."));
+  out.push_back(make_ufunc<Absolute, 1, GA_ALL>("absolute", R::Default,
+                                                "Calculate the absolute value element-wise."));
+  out.push_back(make_ufunc<Sign, 1, GA_NUMBERS>("sign", R::NoBoolLoop,
+                                                "Returns an element-wise indication of the sign of a number."));
+  out.push_back(make_ufunc<Reciprocal, 1, GA_NUMBERS>("reciprocal", R::Default,
+                                                      "Return the reciprocal of the argument, element-wise."));
+  out.push_back(make_ufunc<Square, 1, GA_NUMBERS>("square", R::Default,
+                                                  "Return the element-wise square of the input."));
+  out.push_back(make_ufunc<Conjugate, 1, GA_NUMBERS>("conjugate", R::Default,
+                                                     "Return the complex conjugate, element-wise."));
+  out.push_back(make_ufunc<Floor, 1, bool, GA_INTS, GA_FLOATS>("floor", R::Default,
+                                                               "Return the floor of the input, element-wise."));
+  out.push_back(make_ufunc<Ceil, 1, bool, GA_INTS, GA_FLOATS>("ceil", R::Default,
+                                                              "Return the ceiling of the input, element-wise."));
+  out.push_back(make_ufunc<Trunc, 1, bool, GA_INTS, GA_FLOATS>("trunc", R::Default,
+                                                               "Return the truncated value of the input, element-wise."));
+  out.push_back(make_ufunc<Rint, 1, GA_INEXACT>("rint", R::Default,
+                                                "Round elements of the array to the nearest integer."));
+}
+
+}  // namespace gpuarr

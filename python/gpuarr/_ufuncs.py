@@ -1,0 +1,199 @@
+"""The ufuncs (``gpuarr.add``, ``gpuarr.sqrt``, ...) and the elementwise functions built on
+them; dtype helpers (``result_type``, ``can_cast``, ``promote_types``, ``finfo``, ``iinfo``).
+
+The ufunc objects and the ndarray operators live in C++ (cpp/bindings/ufunc_bind.cpp); this
+module names them and adds the few functions NumPy defines in Python on top of ufuncs.
+"""
+
+import numpy as _np
+
+from gpuarr import _core
+from gpuarr._core import ndarray as _ndarray, ufunc
+
+_UFUNCS = dict(_core._ufuncs)
+del _UFUNCS["where"]  # gpuarr.where is a function (one or three arguments)
+globals().update(_UFUNCS)
+
+# NumPy's aliases (the same objects, as in NumPy).
+mod = _UFUNCS["remainder"]
+true_divide = _UFUNCS["divide"]
+abs = _UFUNCS["absolute"]  # noqa: A001
+conj = _UFUNCS["conjugate"]
+degrees = _UFUNCS["rad2deg"]
+radians = _UFUNCS["deg2rad"]
+# Array API standard names.
+acos = _UFUNCS["arccos"]
+asin = _UFUNCS["arcsin"]
+atan = _UFUNCS["arctan"]
+atan2 = _UFUNCS["arctan2"]
+acosh = _UFUNCS["arccosh"]
+asinh = _UFUNCS["arcsinh"]
+atanh = _UFUNCS["arctanh"]
+pow = _UFUNCS["power"]  # noqa: A001
+bitwise_left_shift = _UFUNCS["left_shift"]
+bitwise_right_shift = _UFUNCS["right_shift"]
+bitwise_invert = _UFUNCS["invert"]
+bitwise_not = _UFUNCS["invert"]
+
+_clip_ufunc = _UFUNCS.pop("clip")
+ufunc_names = sorted(_UFUNCS) + [
+    "mod", "true_divide", "abs", "conj", "degrees", "radians", "acos", "asin", "atan", "atan2",
+    "acosh", "asinh", "atanh", "pow", "bitwise_left_shift", "bitwise_right_shift",
+    "bitwise_invert", "bitwise_not"]
+
+
+def _where3(condition, x, y):
+    return _core._where3(condition, x, y)
+
+
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):  # noqa: A002
+    """Clip (limit) the values in an array (NumPy's ``clip``, including ``min=``/``max=``)."""
+    if min is not None:
+        a_min = min
+    if max is not None:
+        a_max = max
+    if a_min is None and a_max is None:
+        return _core.copy(a) if out is None else _UFUNCS["positive"](a, out=out)
+    if a_min is None:
+        return _UFUNCS["minimum"](a, a_max, out=out, **kwargs)
+    if a_max is None:
+        return _UFUNCS["maximum"](a, a_min, out=out, **kwargs)
+    return _clip_ufunc(a, a_min, a_max, out=out, **kwargs)
+
+
+def around(a, decimals=0, out=None):
+    """Round to the given number of decimals, half to even (NumPy's ``around``)."""
+    a = _as_array(a)
+    if decimals == 0 or a.dtype.kind in "biu":
+        if a.dtype.kind in "biu" and decimals < 0:
+            factor = 10 ** (-decimals)
+            q = _UFUNCS["divide"](a, factor)
+            r = _UFUNCS["multiply"](_UFUNCS["rint"](q), factor)
+            return r.astype(a.dtype) if out is None else _UFUNCS["positive"](r, out=out)
+        if a.dtype.kind in "biu":
+            return _core.copy(a) if out is None else _UFUNCS["positive"](a, out=out)
+        return _UFUNCS["rint"](a, out=out)
+    factor = 10.0 ** abs_int(decimals)
+    if decimals > 0:
+        y = _UFUNCS["multiply"](a, factor)
+        return _UFUNCS["divide"](_UFUNCS["rint"](y), factor, out=out)
+    y = _UFUNCS["divide"](a, factor)
+    return _UFUNCS["multiply"](_UFUNCS["rint"](y), factor, out=out)
+
+
+def abs_int(n):
+    return -n if n < 0 else n
+
+
+round = around  # noqa: A001
+
+
+def fix(x, out=None):
+    """Round towards zero (NumPy's ``fix``: floor for positive, ceil for negative values)."""
+    return _UFUNCS["trunc"](x, out=out)
+
+
+def angle(z, deg=False):
+    """The counterclockwise angle from the positive real axis, in radians (or degrees)."""
+    z = _as_array(z)
+    if z.dtype.kind == "c":
+        a = _UFUNCS["arctan2"](z.imag, z.real)
+    else:
+        a = _UFUNCS["arctan2"](_core.zeros_like(z, dtype=_np.float64 if z.dtype.kind in "biu" else z.dtype), z)
+    if deg:
+        a = _UFUNCS["multiply"](a, 180.0 / _np.pi)
+    return a
+
+
+def real(val):
+    """The real part (a view for gpuarr arrays, as NumPy returns)."""
+    return _as_array(val).real
+
+
+def imag(val):
+    """The imaginary part (a view for complex gpuarr arrays)."""
+    return _as_array(val).imag
+
+
+def _as_array(a):
+    return a if isinstance(a, _ndarray) else _core.asarray(a)
+
+
+def _dtype_of(x):
+    return x.dtype if isinstance(x, _ndarray) else x
+
+
+def result_type(*arrays_and_dtypes):
+    """numpy.result_type for gpuarr arrays, dtypes and Python scalars (NEP 50)."""
+    return _np.result_type(*[_dtype_of(x) for x in arrays_and_dtypes])
+
+
+def can_cast(from_, to, casting="safe"):
+    """numpy.can_cast; Python scalars are refused as in NumPy 2 (use their dtype)."""
+    return _np.can_cast(_dtype_of(from_), to, casting=casting)
+
+
+def promote_types(type1, type2):
+    """numpy.promote_types."""
+    return _np.promote_types(type1, type2)
+
+
+def finfo(dtype):
+    """numpy.finfo, also for gpuarr arrays."""
+    return _np.finfo(_dtype_of(dtype))
+
+
+def iinfo(int_type):
+    """numpy.iinfo, also for gpuarr arrays."""
+    return _np.iinfo(_dtype_of(int_type))
+
+
+def isdtype(dtype, kind):
+    """The Array API's ``isdtype`` (NumPy's)."""
+    return _np.isdtype(_dtype_of(dtype), kind)
+
+
+# --- ufunc methods ------------------------------------------------------------------
+# reduce/accumulate map onto gpuarr's reductions (which have the identity and empty-array
+# rules NumPy's reduce has for these ufuncs); outer broadcasts.
+_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+           "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
+_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+
+
+def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, **kwargs):
+    import gpuarr
+    name = _REDUCE.get(self.__name__)
+    if self.nin != 2:
+        raise ValueError("reduce only supported for binary functions")
+    if name is None:
+        raise TypeError(f"gpuarr does not implement reduce for ufunc '{self.__name__}'")
+    fn = getattr(gpuarr, name)
+    kw = {"axis": axis, "out": out, "keepdims": keepdims}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    return fn(_as_array(array), **kw)
+
+
+def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
+    import gpuarr
+    if self.nin != 2:
+        raise ValueError("accumulate only supported for binary functions")
+    name = _ACCUMULATE.get(self.__name__)
+    if name is None:
+        raise TypeError(f"gpuarr does not implement accumulate for ufunc '{self.__name__}'")
+    return getattr(gpuarr, name)(_as_array(array), axis=axis, dtype=dtype, out=out)
+
+
+def _ufunc_outer(self, A, B, **kwargs):
+    if self.nin != 2:
+        raise ValueError("outer product only supported for binary functions")
+    A = _as_array(A)
+    B = _as_array(B)
+    return self(A.reshape(A.shape + (1,) * B.ndim), B, **kwargs)
+
+
+ufunc.reduce = _ufunc_reduce
+ufunc.accumulate = _ufunc_accumulate
+ufunc.outer = _ufunc_outer
+ufunc.__module__ = "gpuarr"
