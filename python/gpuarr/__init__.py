@@ -30,7 +30,7 @@ from gpuarr import cuda
 from gpuarr import _ufuncs
 from gpuarr._ufuncs import *  # noqa: F401,F403  (every ufunc: gpuarr.add, gpuarr.sqrt, ...)
 from gpuarr._ufuncs import (  # noqa: F401
-    ufunc, clip, around, round, fix, angle, real, imag, result_type, can_cast, promote_types,
+    ufunc, where, clip, around, round, fix, angle, real, imag, result_type, can_cast, promote_types,
     finfo, iinfo, isdtype,
 )
 
@@ -62,6 +62,6 @@ __all__ = [
     "ndarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
     "full_like", "eye", "identity", "arange", "linspace", "array", "asarray",
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
-    "ufunc", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
+    "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
 ] + _ufuncs.ufunc_names

@@ -42,7 +42,14 @@ ufunc_names = sorted(_UFUNCS) + [
     "bitwise_invert", "bitwise_not"]
 
 
-def _where3(condition, x, y):
+def where(condition, x=None, y=None):
+    """``where(condition, x, y)``: elements of x where condition is true, else of y
+    (broadcast, NEP 50 promotion of x and y). ``where(condition)`` is ``nonzero``."""
+    if x is None and y is None:
+        import gpuarr
+        return gpuarr.nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
     return _core._where3(condition, x, y)
 
 
