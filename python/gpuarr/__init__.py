@@ -27,6 +27,7 @@ from gpuarr._core import (
 from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to ndarray)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
 from gpuarr import cuda
+from gpuarr._array_api import __array_api_version__, __array_namespace_info__, astype  # noqa: E402,F401
 from gpuarr import _ufuncs
 from gpuarr._ufuncs import *  # noqa: F401,F403  (every ufunc: gpuarr.add, gpuarr.sqrt, ...)
 from gpuarr._ufuncs import (  # noqa: F401

@@ -1,0 +1,88 @@
+"""The Array API standard (2024.12) surface of gpuarr: the version, ``__array_namespace__``,
+``__array_namespace_info__``, ``to_device`` and the standard's names that differ from NumPy's
+only in spelling. The operations themselves are gpuarr's NumPy-compatible ones."""
+
+import numpy as _np
+
+import gpuarr as _ga
+from gpuarr import _core
+from gpuarr._core import ndarray as _ndarray
+
+__array_api_version__ = "2024.12"
+_SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+
+def _array_namespace(self, /, *, api_version=None):
+    if api_version is not None and api_version not in _SUPPORTED_VERSIONS:
+        raise ValueError(f"Unrecognized array API version: {api_version!r}")
+    return _ga
+
+
+def _to_device(self, device, /, *, stream=None):
+    """A copy on ``device`` (a gpuarr.cuda.Device or an id); ``self`` when already there."""
+    target = int(device) if not isinstance(device, str) else None
+    if target is None:
+        if device == "cpu":
+            raise ValueError("gpuarr arrays live on CUDA devices; use gpuarr.asnumpy for the host")
+        raise ValueError(f"unknown device {device!r}")
+    if target == self.device.id:
+        return self
+    with _ga.cuda.Device(target):
+        return _core.array(self, copy=True)
+
+
+_ndarray.__array_namespace__ = _array_namespace
+_ndarray.to_device = _to_device
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """The standard's ``astype`` function."""
+    r = x.astype(dtype, copy=copy)
+    return r if device is None else _to_device(r, device)
+
+
+class _Info:
+    """What ``__array_namespace_info__()`` returns."""
+
+    __module__ = "gpuarr"
+
+    def capabilities(self):
+        return {"boolean indexing": True, "data-dependent shapes": True,
+                "max dimensions": 64}
+
+    def default_device(self):
+        return _ga.cuda.Device()
+
+    def devices(self):
+        return [_ga.cuda.Device(i) for i in range(_ga.cuda.runtime.getDeviceCount())]
+
+    def default_dtypes(self, *, device=None):
+        return {"real floating": _np.dtype(_np.float64), "complex floating": _np.dtype(_np.complex128),
+                "integral": _np.dtype(_np.int64), "indexing": _np.dtype(_np.int64)}
+
+    _KINDS = {
+        "bool": ["bool"],
+        "signed integer": ["int8", "int16", "int32", "int64"],
+        "unsigned integer": ["uint8", "uint16", "uint32", "uint64"],
+        "real floating": ["float32", "float64"],
+        "complex floating": ["complex64", "complex128"],
+    }
+    _KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
+    _KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
+
+    def dtypes(self, *, device=None, kind=None):
+        if kind is None:
+            names = self._KINDS["bool"] + self._KINDS["numeric"]
+        elif isinstance(kind, tuple):
+            names = []
+            for k in kind:
+                names += [n for n in self.dtypes(kind=k) if n not in names]
+        elif kind in self._KINDS:
+            names = self._KINDS[kind]
+        else:
+            raise ValueError(f"unsupported kind: {kind!r}")
+        return {n: _np.dtype(n) for n in names}
+
+
+def __array_namespace_info__():
+    return _Info()
