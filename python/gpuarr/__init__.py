@@ -27,6 +27,8 @@ from gpuarr._core import (
 from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to ndarray)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
 from gpuarr import cuda
+from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
+from gpuarr import linalg
 
 __version__ = "0.1.0"
 
@@ -56,4 +58,6 @@ __all__ = [
     "ndarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
     "full_like", "eye", "identity", "arange", "linspace", "array", "asarray",
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
+    "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
+    "linalg",
 ]
