@@ -56,10 +56,7 @@ def tensordot(a, b, axes=2):
     except Exception:
         n = operator.index(axes)
         nda, ndb = len(a.shape), len(b.shape)
-        if n < 0:
-            raise ValueError("negative dimensions are not allowed") if False else ValueError(
-                "shape-mismatch for sum")
-        if n > nda or n > ndb:
+        if n < 0 or n > nda or n > ndb:
             raise ValueError("shape-mismatch for sum")
         axes_a = list(range(nda - n, nda))
         axes_b = list(range(0, n))
