@@ -34,6 +34,8 @@ from gpuarr._ufuncs import (  # noqa: F401
     ufunc, where, clip, around, round, fix, angle, real, imag, result_type, can_cast, promote_types,
     finfo, iinfo, isdtype,
 )
+from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
+from gpuarr import linalg
 
 __version__ = "0.1.0"
 
@@ -65,4 +67,6 @@ __all__ = [
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
+    "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
+    "linalg",
 ] + _ufuncs.ufunc_names
