@@ -26,6 +26,8 @@ from gpuarr._core import (
 )
 from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to ndarray)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
+from gpuarr._sorting import *  # noqa: F401,F403  (sort, argsort, unique, searchsorted, histogram, median, ...)
+from gpuarr._sorting import __all__ as _sorting_all
 from gpuarr import cuda
 
 __version__ = "0.1.0"
@@ -56,4 +58,4 @@ __all__ = [
     "ndarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
     "full_like", "eye", "identity", "arange", "linspace", "array", "asarray",
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
-]
+] + _sorting_all
