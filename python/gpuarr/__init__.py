@@ -26,6 +26,8 @@ from gpuarr._core import (
 )
 from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to ndarray)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
+from gpuarr._sorting import *  # noqa: F401,F403  (sort, argsort, unique, searchsorted, histogram, median, ...)
+from gpuarr._sorting import __all__ as _sorting_all
 from gpuarr import cuda
 from gpuarr._array_api import __array_api_version__, __array_namespace_info__, astype  # noqa: E402,F401
 from gpuarr import _ufuncs
@@ -69,4 +71,4 @@ __all__ = [
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
     "linalg",
-] + _ufuncs.ufunc_names
+] + _ufuncs.ufunc_names + _sorting_all

@@ -1,0 +1,213 @@
+// bincount and histogram: one thread per element, atomics into the bins (int64 counts,
+// float64 weighted sums); the bin of a value follows NumPy's rules (core/sorting.hpp).
+#include <cub/device/device_reduce.cuh>
+
+#include <limits>
+
+#include "core/errors.hpp"
+#include "core/sorting.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/kernels.hpp"
+#include "ops/sort_common.cuh"
+#include "ops/sorting.hpp"
+
+namespace gpuarr {
+namespace {
+
+using namespace sortdev;
+
+struct MinOp {
+  __device__ int64_t operator()(int64_t a, int64_t b) const { return b < a ? b : a; }
+};
+struct MaxOp {
+  __device__ int64_t operator()(int64_t a, int64_t b) const { return b > a ? b : a; }
+};
+// NaN-propagating min/max of doubles.
+struct MinNanOp {
+  __device__ double operator()(double a, double b) const {
+    if (a != a) return a;
+    if (b != b) return b;
+    return b < a ? b : a;
+  }
+};
+struct MaxNanOp {
+  __device__ double operator()(double a, double b) const {
+    if (a != a) return a;
+    if (b != b) return b;
+    return b > a ? b : a;
+  }
+};
+
+template <class T, class Op>
+void reduce_into(const T* in, int64_t n, T* out, Op op, T init, cudaStream_t stream) {
+  size_t bytes = 0;
+  check_cub(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, n, op, init, stream),
+            "cub::DeviceReduce::Reduce");
+  auto tmp = scratch(bytes);
+  check_cub(cub::DeviceReduce::Reduce(tmp->ptr(), bytes, in, out, n, op, init, stream),
+            "cub::DeviceReduce::Reduce");
+}
+
+__global__ void bincount_kernel(const int64_t* __restrict__ x, const double* __restrict__ w,
+                                int64_t n, unsigned long long* __restrict__ counts,
+                                double* __restrict__ sums) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t b = x[i];
+    if (w) atomicAdd(sums + b, w[i]);
+    else atomicAdd(counts + b, 1ull);
+  }
+}
+
+// a: contiguous, converted to double per element (exact for every real dtype but
+// (u)int64 beyond 2**53, which NumPy also compares as float64).
+template <class T>
+__device__ __forceinline__ double to_double(const T& v) {
+  if constexpr (std::is_same_v<T, __half>) return static_cast<double>(__half2float(v));
+  else if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
+  else return static_cast<double>(v);
+}
+
+template <class T>
+__global__ void histogram_kernel(const T* __restrict__ a, const double* __restrict__ w,
+                                 int64_t n, const double* __restrict__ edges, int64_t nbins,
+                                 bool uniform, double first, double last, double norm,
+                                 unsigned long long* __restrict__ counts,
+                                 double* __restrict__ sums) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const double x = to_double<T>(a[i]);
+    const int64_t b = uniform ? histogram_uniform_bin(x, first, last, norm, edges, nbins)
+                              : histogram_edges_bin(x, edges, nbins);
+    if (b < 0) continue;
+    if (w) atomicAdd(sums + b, w[i]);
+    else atomicAdd(counts + b, 1ull);
+  }
+}
+
+template <class T>
+__global__ void density_kernel(const T* __restrict__ h, const double* __restrict__ widths,
+                               const double* __restrict__ total, int64_t nbins,
+                               double* __restrict__ out) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < nbins;
+       i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = static_cast<double>(h[i]) / widths[i] / *total;
+}
+
+struct SumD {
+  __device__ double operator()(double a, double b) const { return a + b; }
+};
+
+template <class T>
+__global__ void to_double_kernel(const T* __restrict__ h, int64_t n, double* __restrict__ out) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = static_cast<double>(h[i]);
+}
+
+NDArray contiguous(const NDArray& a, DType t) {
+  if (a.dtype == t && a.c_contiguous()) return a;
+  return copy_array(a, t, 'C');
+}
+
+}  // namespace
+
+NDArray bincount_array(const NDArray& x_in, const NDArray* weights, int64_t minlength) {
+  if (minlength < 0) throw ValueError("'minlength' must not be negative");
+  const NDArray x = contiguous(x_in, DType::Int64);
+  const int64_t n = x.size();
+  const cudaStream_t stream = stream_for(x_in);
+  int64_t nbins = minlength;
+  if (n > 0) {
+    auto mm = scratch(2 * sizeof(int64_t));
+    int64_t* d = static_cast<int64_t*>(mm->ptr());
+    const int64_t* xs = reinterpret_cast<const int64_t*>(x.data());
+    reduce_into<int64_t>(xs, n, d, MinOp{}, std::numeric_limits<int64_t>::max(), stream);
+    reduce_into<int64_t>(xs, n, d + 1, MaxOp{}, std::numeric_limits<int64_t>::min(), stream);
+    int64_t h[2];
+    read_small_device_bytes(h, d, sizeof(h), stream);
+    if (h[0] < 0) throw ValueError("'list' argument must have no negative elements");
+    nbins = std::max(nbins, h[1] + 1);
+  }
+  NDArray out = empty_array(Dims{nbins}, weights ? DType::Float64 : DType::Int64, 'C');
+  if (nbins > 0)
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, size_t(nbins) * 8, stream));
+  if (n == 0) return out;
+  NDArray w;
+  if (weights) w = contiguous(*weights, DType::Float64);
+  bincount_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+      reinterpret_cast<const int64_t*>(x.data()),
+      weights ? reinterpret_cast<const double*>(w.data()) : nullptr, n,
+      reinterpret_cast<unsigned long long*>(out.data()), reinterpret_cast<double*>(out.data()));
+  check_launch("bincount_kernel");
+  return out;
+}
+
+void minmax_array(const NDArray& a, double& lo, double& hi) {
+  const NDArray d = contiguous(a, DType::Float64);
+  const int64_t n = d.size();
+  if (n == 0) throw ValueError("minmax of an empty array");
+  const cudaStream_t stream = stream_for(a);
+  auto mm = scratch(2 * sizeof(double));
+  double* r = static_cast<double*>(mm->ptr());
+  const double* xs = reinterpret_cast<const double*>(d.data());
+  reduce_into<double>(xs, n, r, MinNanOp{}, std::numeric_limits<double>::infinity(), stream);
+  reduce_into<double>(xs, n, r + 1, MaxNanOp{}, -std::numeric_limits<double>::infinity(), stream);
+  double h[2];
+  read_small_device_bytes(h, r, sizeof(h), stream);
+  lo = h[0];
+  hi = h[1];
+}
+
+NDArray histogram_array(const NDArray& a_in, const NDArray* weights, const NDArray& edges_in,
+                        bool uniform, double first, double last, double norm, bool density,
+                        const NDArray* widths_in) {
+  const NDArray a = a_in.c_contiguous() ? a_in : copy_array(a_in, a_in.dtype, 'C');
+  const NDArray edges = contiguous(edges_in, DType::Float64);
+  const int64_t nbins = edges.size() - 1;
+  const int64_t n = a.size();
+  const cudaStream_t stream = stream_for(a_in);
+  const bool weighted = weights != nullptr;
+  NDArray out = empty_array(Dims{nbins}, weighted ? DType::Float64 : DType::Int64, 'C');
+  if (nbins > 0) GPUARR_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, size_t(nbins) * 8, stream));
+  NDArray w;
+  if (weighted) w = contiguous(*weights, DType::Float64);
+  if (n > 0 && nbins > 0) {
+    dispatch_dtype(a.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (is_complex_v<T>) {
+        throw TypeError("histogram of complex values is not supported");
+      } else {
+        histogram_kernel<T><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+            reinterpret_cast<const T*>(a.data()),
+            weighted ? reinterpret_cast<const double*>(w.data()) : nullptr, n,
+            reinterpret_cast<const double*>(edges.data()), nbins, uniform, first, last, norm,
+            reinterpret_cast<unsigned long long*>(out.data()),
+            reinterpret_cast<double*>(out.data()));
+        check_launch("histogram_kernel");
+      }
+    });
+  }
+  if (!density || nbins == 0) return out;
+  const NDArray widths = contiguous(*widths_in, DType::Float64);
+  NDArray dens = empty_array(Dims{nbins}, DType::Float64, 'C');
+  auto tot = scratch(sizeof(double) + nbins * sizeof(double));
+  double* total = static_cast<double*>(tot->ptr());
+  double* hd = total + 1;
+  if (weighted) {
+    GPUARR_CUDA_CHECK(cudaMemcpyAsync(hd, out.data(), size_t(nbins) * 8, cudaMemcpyDeviceToDevice,
+                                      stream));
+  } else {
+    to_double_kernel<int64_t><<<grid_for(nbins, kThreads), kThreads, 0, stream>>>(
+        reinterpret_cast<const int64_t*>(out.data()), nbins, hd);
+    check_launch("to_double_kernel");
+  }
+  reduce_into<double>(hd, nbins, total, SumD{}, 0.0, stream);
+  density_kernel<double><<<grid_for(nbins, kThreads), kThreads, 0, stream>>>(
+      hd, reinterpret_cast<const double*>(widths.data()), total, nbins,
+      reinterpret_cast<double*>(dens.data()));
+  check_launch("density_kernel");
+  return dens;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,410 @@
+"""Sorting, searching, counting and order statistics (NumPy 2 semantics).
+
+Sorting uses CUB radix sorts on keys whose unsigned order is NumPy's (NaNs last, -0.0 ==
+0.0, complex by (class, real, imag)). ``kind`` and ``stable`` are accepted and ignored:
+argsort (and everything built on it) is always stable, as ``kind='stable'``; ``sort``
+returns NumPy's sorted values (equal values, e.g. -0.0 and 0.0, may come in either order,
+as with NumPy's default quicksort). ``partition``/``argpartition`` sort fully, which meets
+their contract (CuPy does the same). Small host-side computations (bin edges, quantile
+indices) run NumPy itself on a handful of values so that the rules are NumPy's.
+"""
+
+import operator
+from collections import namedtuple
+
+import numpy as _np
+
+from gpuarr import _core
+from gpuarr._core import ndarray as _ndarray
+
+__all__ = [
+    "sort", "argsort", "lexsort", "searchsorted", "partition", "argpartition", "unique",
+    "unique_values", "unique_counts", "unique_inverse", "unique_all", "bincount",
+    "histogram", "median", "percentile", "quantile",
+]
+
+
+def _as(a):
+    return a if isinstance(a, _ndarray) else _core.asarray(a)
+
+
+def _check_order(order):
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+
+
+# --- sort / argsort ---------------------------------------------------------------------
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    _check_order(order)
+    return _core._sort(_as(a), axis)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    _check_order(order)
+    a = _as(a)
+    if a.ndim == 0 and axis is not None:
+        axis = None  # NumPy: argsort of a 0-d array is array([0])
+    return _core._argsort(a, axis)
+
+
+def _method_sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    _check_order(order)
+    _core._sort_inplace(self, operator.index(axis))
+
+
+def _method_argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+    return argsort(self, axis, kind, order, stable=stable)
+
+
+def _kth_list(kth):
+    k = _np.asarray(kth.get() if isinstance(kth, _ndarray) else kth)
+    if k.dtype.kind not in "iu":
+        if k.dtype.kind == "b":
+            raise TypeError("Partitioning with boolean index")
+        raise TypeError("Partition index must be integer")
+    if k.ndim > 1:
+        raise ValueError("kth array must have dimension <= 1")
+    return [int(x) for x in k.reshape(-1)]
+
+
+def _partition_args(a, kth, axis):
+    a = _as(a)
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    n = a.shape[_np.lib.array_utils.normalize_axis_index(axis, a.ndim)] if a.ndim else 0
+    if a.ndim == 0:
+        _np.lib.array_utils.normalize_axis_index(axis, 0)  # AxisError as NumPy
+    for k in _kth_list(kth):
+        _core._normalize_kth(k, n)
+    return a, axis
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    _check_order(order)
+    a, axis = _partition_args(a, kth, axis)
+    return _core._sort(a, axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    _check_order(order)
+    a, axis = _partition_args(a, kth, axis)
+    return _core._argsort(a, axis)
+
+
+def _method_partition(self, kth, axis=-1, kind="introselect", order=None):
+    _check_order(order)
+    a, ax = _partition_args(self, kth, axis)
+    _core._sort_inplace(self, ax)
+
+
+def _method_argpartition(self, kth, axis=-1, kind="introselect", order=None):
+    return argpartition(self, kth, axis, kind, order)
+
+
+def lexsort(keys, axis=-1):
+    if isinstance(keys, _ndarray):
+        if keys.ndim == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        keys = [keys[i] for i in range(keys.shape[0])]
+    elif isinstance(keys, _np.ndarray):
+        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else []
+    else:
+        keys = list(keys)
+    if len(keys) == 0:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    keys = [_as(k) for k in keys]
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    if len(shape) == 0:
+        return _core.zeros((), dtype=_np.int64)
+    return _core._lexsort(keys, axis)
+
+
+# --- searchsorted -----------------------------------------------------------------------
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    a = _as(a)
+    if side not in ("left", "right"):
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    if a.ndim != 1:
+        raise ValueError(
+            "object of too small depth for desired array" if a.ndim == 0
+            else "object too deep for desired array")
+    if isinstance(v, _ndarray):
+        vdt = v.dtype
+    else:
+        v = _np.asarray(v)
+        vdt = v.dtype
+    common = _np.result_type(a.dtype, vdt)
+    a = a.astype(common, copy=False)
+    v = _as(v).astype(common, copy=False) if isinstance(v, _ndarray) else _core.asarray(v, dtype=common)
+    if sorter is not None:
+        sorter = _as(sorter)
+        if sorter.dtype.kind not in "iu":
+            raise TypeError("sorter must only contain integers")
+        if sorter.ndim != 1 or sorter.size != a.size:
+            raise ValueError("sorter.size must equal a.size")
+        sorter = sorter.astype(_np.int64, copy=False)
+    return _core._searchsorted(a, v, side == "right", sorter)
+
+
+def _method_searchsorted(self, v, side="left", sorter=None):
+    return searchsorted(self, v, side, sorter)
+
+
+# --- unique -----------------------------------------------------------------------------
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           *, equal_nan=True, sorted=True):
+    ar = _as(ar)
+    if axis is not None:
+        ax = _np.lib.array_utils.normalize_axis_index(axis, ar.ndim)
+        if ar.ndim != 1 or ax != 0:
+            raise NotImplementedError("gpuarr.unique supports axis=None (or axis=0 of 1-d arrays)")
+    values, index, inverse, counts = _core._unique(
+        ar, bool(return_index), bool(return_inverse), bool(return_counts), bool(equal_nan))
+    if not (return_index or return_inverse or return_counts):
+        return values
+    out = [values]
+    if return_index:
+        out.append(index)
+    if return_inverse:
+        # NumPy 2: with axis=None the inverse has the input's shape (unique[inv] == ar).
+        out.append(inverse.reshape(ar.shape) if axis is None else inverse)
+    if return_counts:
+        out.append(counts)
+    return tuple(out)
+
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def unique_values(x):
+    return unique(x, equal_nan=False)
+
+
+def unique_counts(x):
+    v, c = unique(x, return_counts=True, equal_nan=False)
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x):
+    v, inv = unique(x, return_inverse=True, equal_nan=False)
+    return UniqueInverseResult(v, inv)
+
+
+def unique_all(x):
+    v, i, inv, c = unique(x, return_index=True, return_inverse=True, return_counts=True,
+                          equal_nan=False)
+    return UniqueAllResult(v, i, inv, c)
+
+
+# --- counting ---------------------------------------------------------------------------
+
+
+def bincount(x, weights=None, minlength=0):
+    x = _as(x)
+    if x.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if x.ndim == 0
+                         else "object too deep for desired array")
+    if x.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') "
+                        "according to the rule 'safe'")
+    minlength = operator.index(minlength)
+    if weights is not None:
+        weights = _as(weights)
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
+        if weights.dtype.kind == "c":
+            raise TypeError("Cannot cast array data from dtype('complex128') to "
+                            "dtype('float64') according to the rule 'safe'")
+    return _core._bincount(x, weights, minlength)
+
+
+def _bin_edges(a, bins, range):
+    """NumPy's own edge computation, run on at most two host values (the device min and
+    max when the range is automatic)."""
+    if isinstance(bins, str):
+        raise NotImplementedError("gpuarr.histogram: string bin estimators are not supported")
+    if isinstance(bins, _ndarray):
+        bins = bins.get()
+    if range is None and _np.ndim(bins) == 0 and a.size > 0:
+        lo, hi = _core._minmax(a)
+        proxy = _np.array([lo, hi]).astype(a.dtype)
+    else:
+        proxy = _np.empty(0, dtype=a.dtype)
+    try:
+        from numpy.lib._histograms_impl import _get_bin_edges, _unsigned_subtract
+    except ImportError:  # pragma: no cover  (NumPy moved its private helpers)
+        return _np.histogram_bin_edges(proxy, bins, range), None
+    edges, uniform = _get_bin_edges(proxy, bins, range, None)
+    if uniform is None:
+        return edges, None
+    first, last, n = uniform
+    norm = n / _unsigned_subtract(last, first)
+    return edges, (float(first), float(last), float(norm))
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    a = _as(a)
+    if a.dtype.kind == "c":
+        raise NotImplementedError("gpuarr.histogram of complex values is not supported")
+    if weights is not None:
+        weights = _as(weights)
+        if weights.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+        if weights.dtype.kind == "c":
+            raise NotImplementedError("gpuarr.histogram: complex weights are not supported")
+    edges, uniform = _bin_edges(a, bins, range)
+    edges_dev = _core.asarray(edges.astype(_np.float64))
+    widths = _core.asarray(_np.array(_np.diff(edges), float)) if density else None
+    first, last, norm = uniform if uniform is not None else (0.0, 0.0, 0.0)
+    hist = _core._histogram(a, weights, edges_dev, uniform is not None, first, last, norm,
+                            bool(density), widths)
+    if weights is not None and not density and hist.dtype != weights.dtype:
+        hist = hist.astype(weights.dtype)
+    return hist, _core.asarray(edges)
+
+
+# --- order statistics -------------------------------------------------------------------
+
+
+def _reduced_axes(a, axis):
+    if axis is None:
+        return None, tuple(range(a.ndim))
+    axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    return axes, axes
+
+
+def _out_shape(a, axes, keepdims):
+    if keepdims:
+        return tuple(1 if d in axes else s for d, s in enumerate(a.shape))
+    return tuple(s for d, s in enumerate(a.shape) if d not in axes)
+
+
+def _finish(res, out):
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    a = _as(a)
+    axes_arg, axes = _reduced_axes(a, axis)
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    if a.size == 0 or n == 0:
+        # NumPy's own result (NaN with its warning, or its error) on the empty host array.
+        return _finish(_core.asarray(_np.asarray(_np.median(
+            _np.zeros(a.shape, a.dtype), axis=axis, keepdims=keepdims))), out)
+    if a.dtype.kind == "c":
+        raise NotImplementedError("gpuarr.median of complex values is not supported")
+    out_dtype = _np.median(_np.zeros(2, a.dtype)).dtype
+    rows = _core._sorted_rows(a, axes_arg)
+    if n % 2:
+        p = q = (n - 1) // 2
+    else:
+        p, q = n // 2 - 1, n // 2
+    res = _core._quantile_rows(rows, [p], [q], [0.0], 2, out_dtype)
+    return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
+
+
+def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
+    if weights is not None:
+        raise NotImplementedError("gpuarr.quantile: weights are not supported")
+    from numpy.lib._function_base_impl import _QuantileMethods, _get_gamma, _get_indexes, _lerp
+    try:
+        props = _QuantileMethods[method]
+    except KeyError:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{_QuantileMethods.keys()}") from None
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    axes_arg, axes = _reduced_axes(a, axis)
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    if a.size == 0 or n == 0:
+        h = _np.quantile(_np.zeros(a.shape, a.dtype), q, axis=axis, method=method,
+                         keepdims=keepdims)
+        return _finish(_core.asarray(_np.asarray(h)), out)
+    vi = _np.asanyarray(props["get_virtual_index"](n, q))
+    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
+        prev = vi.astype(_np.int64).reshape(-1)
+        prev = _np.where(prev < 0, prev + n, prev)
+        nxt, gamma, mode, out_dtype = prev, _np.zeros(prev.size), 0, a.dtype
+    else:
+        p, nx = _get_indexes(_np.zeros(1, a.dtype), vi, n)
+        g = _get_gamma(vi, p, props)
+        sample = float(g.reshape(-1)[0]) if weak_q else g.reshape(-1)[:1]
+        out_dtype = _np.asarray(_lerp(_np.zeros(1, a.dtype), _np.zeros(1, a.dtype), sample)).dtype
+        prev = p.reshape(-1).astype(_np.int64)
+        nxt = nx.reshape(-1).astype(_np.int64)
+        prev = _np.where(prev < 0, prev + n, prev)
+        nxt = _np.where(nxt < 0, nxt + n, nxt)
+        gamma, mode = g.reshape(-1).astype(_np.float64), 1
+    rows = _core._sorted_rows(a, axes_arg)
+    res = _core._quantile_rows(rows, prev.tolist(), nxt.tolist(), gamma.tolist(), mode,
+                               out_dtype)
+    return _finish(res.reshape(q.shape + _out_shape(a, axes, keepdims)), out)
+
+
+def _host_q(q):
+    return q.get() if isinstance(q, _ndarray) else q
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    if interpolation is not None:
+        method = interpolation
+    a = _as(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    q = _host_q(q)
+    weak_q = type(q) in (int, float)
+    q = _np.asanyarray(q)
+    if not _quantile_valid(q):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    if interpolation is not None:
+        method = interpolation
+    a = _as(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    q = _host_q(q)
+    weak_q = type(q) in (int, float)
+    q = _np.true_divide(q, 100)
+    q = _np.asanyarray(q)
+    if not _quantile_valid(q):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def _quantile_valid(q):
+    if q.size == 0:
+        return True
+    return bool(q.min() >= 0 and q.max() <= 1)
+
+
+for _name, _fn in {
+    "sort": _method_sort,
+    "argsort": _method_argsort,
+    "partition": _method_partition,
+    "argpartition": _method_argpartition,
+    "searchsorted": _method_searchsorted,
+}.items():
+    setattr(_ndarray, _name, _fn)
