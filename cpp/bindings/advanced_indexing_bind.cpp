@@ -53,7 +53,25 @@ struct Source {
 struct ParsedIndex {
   std::vector<IndexEntry> entries;
   std::vector<Source> sources;  // parallel to entries
+  bool force_copy = false;      // a 0-d NumPy integer array: an integer, but a copy
 };
+
+// The basic view of a parsed key without arrays.
+NDArray basic_view(const NDArray& a, const ParsedIndex& p) {
+  std::vector<IndexItem> items;
+  for (const auto& e : p.entries) {
+    switch (e.kind) {
+      case IndexEntry::Kind::Integer: items.push_back(IndexItem::integer(e.value)); break;
+      case IndexEntry::Kind::Slice: items.push_back(IndexItem::slice(e.start, e.stop, e.step)); break;
+      case IndexEntry::Kind::NewAxis: items.push_back(IndexItem::newaxis()); break;
+      case IndexEntry::Kind::Ellipsis: items.push_back(IndexItem::ellipsis()); break;
+      default: throw std::logic_error("basic_view: array entry");
+    }
+  }
+  NDArray v = a;
+  apply_basic_index(v.shape, v.strides, v.offset, items);
+  return v;
+}
 
 template <class T>
 T read_device_value(const void* ptr, cudaStream_t stream) {
@@ -88,6 +106,12 @@ void add_array_entry(ParsedIndex& p, const py::object& host_in, bool from_list) 
   }
   static auto* int64 = new py::object(py::dtype::of<int64_t>());
   py::object h = np_attr("ascontiguousarray")(host, *int64);
+  if (shape.empty()) {
+    p.entries.push_back(IndexEntry::integer(h.attr("item")().cast<int64_t>()));
+    p.sources.emplace_back();
+    p.force_copy = true;
+    return;
+  }
   p.entries.push_back(IndexEntry::int_array(shape));
   p.sources.push_back({false, {}, h});
 }
@@ -283,7 +307,7 @@ Prepared prepare(const NDArray& a, ParsedIndex& p, IndexMode mode, bool take_mod
       if (d.device() != a.device()) d = copy_to_current_device(d, DType::Int64, 'C');
       else if (d.dtype != DType::Int64) d = copy_array(d, DType::Int64, 'K');
       uploaded[k] = d;
-    } else if (!s.host.is_none()) {
+    } else if (s.host && !s.host.is_none()) {
       if (nidx > 0) uploaded[k] = upload_new(py::reinterpret_borrow<py::array>(s.host));
     }
     if (uploaded[k].memory) {
@@ -318,7 +342,7 @@ Prepared prepare(const NDArray& a, ParsedIndex& p, IndexMode mode, bool take_mod
       }
       const int64_t v = read_device_value<int64_t>(uploaded[k].data() + off, stream);
       throw IndexError(out_of_bounds_message(v, arr.axis, arr.axis_size));
-    } else if (!s.host.is_none()) {
+    } else if (s.host && !s.host.is_none()) {
       py::array h = py::reinterpret_borrow<py::array>(s.host);
       const int64_t n = arr.axis_size;
       const int64_t* data = static_cast<const int64_t*>(h.data());
@@ -399,7 +423,11 @@ py::object getitem(py::handle self, py::handle key) {
     return make_view(self, std::move(v));
   }
   ParsedIndex p = parse_key(key);
-  if (!has_advanced(p.entries)) throw std::logic_error("getitem: expected an advanced index");
+  if (!has_advanced(p.entries)) {
+    const NDArray v = basic_view(a, p);
+    DeviceGuard guard(a.device());
+    return make_owner(copy_array(v, v.dtype, 'C'));
+  }
   Prepared r = prepare(a, p, IndexMode::Raise, false);
   return make_owner(gather(a, r));
 }
@@ -414,6 +442,10 @@ void setitem(py::handle self, py::handle key, py::handle value) {
     return;
   }
   ParsedIndex p = parse_key(key);
+  if (!has_advanced(p.entries)) {
+    assign_from_py(basic_view(a, p), value);
+    return;
+  }
   Prepared r = prepare(a, p, IndexMode::Raise, false);
   scatter(a, r, value_array(a, value));
 }
@@ -492,9 +524,52 @@ py::tuple nonzero(py::handle self) {
   return out;
 }
 
+// Host-only planning of a key made of host objects (no gpuarr arrays): the shape and
+// strides (float64 items) of NumPy's result, with NumPy's errors. Lets the planner and the
+// key parser be checked against NumPy without a device.
+py::tuple plan_for_host_key(const Dims& shape, py::handle key) {
+  ParsedIndex p = parse_key(key);
+  if (!has_advanced(p.entries)) {
+    NDArray fake;
+    fake.shape = shape;
+    fake.strides = contiguous_strides(shape, 8, 'C');
+    const NDArray v = basic_view(fake, p);
+    return py::make_tuple(dims_to_tuple(v.shape), dims_to_tuple(contiguous_strides(v.shape, 8, 'C')));
+  }
+  check_index(shape, p.entries);
+  std::vector<int64_t> counts;
+  std::vector<py::object> hosts;
+  for (size_t i = 0; i < p.entries.size(); ++i) {
+    const auto& e = p.entries[i];
+    if (e.kind == IndexEntry::Kind::BoolArray) {
+      py::tuple nz = np_attr("nonzero")(p.sources[i].host);
+      counts.push_back(static_cast<int64_t>(py::len(nz[0])));
+      for (size_t d = 0; d < e.shape.size(); ++d) hosts.push_back(nz[d]);
+    } else {
+      hosts.push_back(p.sources[i].host);
+    }
+  }
+  const auto entries = expand_bool_arrays(p.entries, counts);
+  const AdvancedPlan plan = plan_advanced_index(shape, contiguous_strides(shape, 8, 'C'), entries);
+  if (shape_size(plan.index_shape) > 0) {
+    for (const auto& arr : plan.arrays) {
+      if (!hosts[arr.entry] || hosts[arr.entry].is_none()) continue;
+      py::array h = np_attr("ascontiguousarray")(hosts[arr.entry], py::dtype::of<int64_t>());
+      const int64_t* data = static_cast<const int64_t*>(h.data());
+      for (py::ssize_t i = 0; i < h.size(); ++i) {
+        if (data[i] < -arr.axis_size || data[i] >= arr.axis_size) {
+          throw IndexError(out_of_bounds_message(data[i], arr.axis, arr.axis_size));
+        }
+      }
+    }
+  }
+  return py::make_tuple(dims_to_tuple(plan.result_shape), dims_to_tuple(plan.result_strides(8)));
+}
+
 }  // namespace
 
 GPUARR_BINDINGS(100) {
+  m.def("_plan_for_host_key", &plan_for_host_key, py::arg("shape"), py::arg("key"));
   py::object cls = m.attr("ndarray");
   cls.attr("__getitem__") = py::cpp_function(&getitem, py::name("__getitem__"), py::is_method(cls),
                                              py::sibling(py::getattr(cls, "__getitem__", py::none())));
