@@ -13,13 +13,24 @@
 namespace gpuarr::bind {
 namespace {
 
-[[noreturn]] void advanced_index_unsupported() {
-  throw IndexError(
-      "gpuarr does not support advanced (integer or boolean array) indexing yet; only "
-      "integers, slices (`:`), ellipsis (`...`) and None are valid indices");
+const char* const kInvalidIndex =
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+    "boolean arrays are valid indices";
+
+bool is_numpy_bool_scalar(py::handle k) {
+  static auto* bool_type = new py::object(py::module_::import("numpy").attr("bool_"));
+  return py::isinstance(k, *bool_type);
 }
 
-void add_index_item(std::vector<IndexItem>& items, py::handle k) {
+// True for keys that make an index advanced: arrays, sequences, booleans.
+bool is_advanced_item(py::handle k) {
+  PyObject* o = k.ptr();
+  return PyBool_Check(o) || is_gpuarr_array(k) || py::isinstance<py::array>(k) ||
+         PyList_Check(o) || PyTuple_Check(o) || is_numpy_bool_scalar(k);
+}
+
+// Appends a basic index item; false (and nothing appended) for an advanced one.
+bool add_index_item(std::vector<IndexItem>& items, py::handle k) {
   PyObject* o = k.ptr();
   if (PyLong_CheckExact(o)) {
     int overflow = 0;
@@ -34,29 +45,35 @@ void add_index_item(std::vector<IndexItem>& items, py::handle k) {
     items.push_back(IndexItem::newaxis());
   } else if (o == Py_Ellipsis) {
     items.push_back(IndexItem::ellipsis());
-  } else if (PyBool_Check(o) || is_gpuarr_array(k) || py::isinstance<py::array>(k) ||
-             PyList_Check(o)) {
-    advanced_index_unsupported();
+  } else if (is_advanced_item(k)) {
+    return false;
   } else if (PyIndex_Check(o)) {
     items.push_back(IndexItem::integer(
         py::reinterpret_steal<py::int_>(PyNumber_Index(o)).cast<long long>()));
   } else {
-    throw IndexError(
-        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-        "boolean arrays are valid indices");
+    throw IndexError(kInvalidIndex);
   }
+  return true;
 }
 
 }  // namespace
 
-NDArray index_view(const NDArray& a, py::handle key) {
-  std::vector<IndexItem> items;
+bool try_basic_items(py::handle key, std::vector<IndexItem>& items) {
   if (PyTuple_Check(key.ptr())) {
     const Py_ssize_t n = PyTuple_GET_SIZE(key.ptr());
     items.reserve(n);
-    for (Py_ssize_t i = 0; i < n; ++i) add_index_item(items, PyTuple_GET_ITEM(key.ptr(), i));
-  } else {
-    add_index_item(items, key);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!add_index_item(items, PyTuple_GET_ITEM(key.ptr(), i))) return false;
+    }
+    return true;
+  }
+  return add_index_item(items, key);
+}
+
+NDArray index_view(const NDArray& a, py::handle key) {
+  std::vector<IndexItem> items;
+  if (!try_basic_items(key, items)) {
+    throw IndexError("index_view: advanced (array) indices select a copy, not a view");
   }
   NDArray v = a;
   apply_basic_index(v.shape, v.strides, v.offset, items);

@@ -33,11 +33,12 @@ from gpuarr._array_api import __array_api_version__, __array_namespace_info__, a
 from gpuarr import _ufuncs
 from gpuarr._ufuncs import *  # noqa: F401,F403  (every ufunc: gpuarr.add, gpuarr.sqrt, ...)
 from gpuarr._ufuncs import (  # noqa: F401
-    ufunc, where, clip, around, round, fix, angle, real, imag, result_type, can_cast, promote_types,
+    ufunc, clip, around, round, fix, angle, real, imag, result_type, can_cast, promote_types,
     finfo, iinfo, isdtype,
 )
 from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
 from gpuarr import linalg
+from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 
 __version__ = "0.1.0"
 
@@ -71,4 +72,6 @@ __all__ = [
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
     "linalg",
+    "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
+    "take_along_axis", "put_along_axis",
 ] + _ufuncs.ufunc_names + _sorting_all

@@ -42,17 +42,6 @@ ufunc_names = sorted(_UFUNCS) + [
     "bitwise_invert", "bitwise_not"]
 
 
-def where(condition, x=None, y=None):
-    """``where(condition, x, y)``: elements of x where condition is true, else of y
-    (broadcast, NEP 50 promotion of x and y). ``where(condition)`` is ``nonzero``."""
-    if x is None and y is None:
-        import gpuarr
-        return gpuarr.nonzero(condition)
-    if x is None or y is None:
-        raise ValueError("either both or neither of x and y should be given")
-    return _core._where3(condition, x, y)
-
-
 def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):  # noqa: A002
     """Clip (limit) the values in an array (NumPy's ``clip``, including ``min=``/``max=``)."""
     if min is not None:

@@ -1,0 +1,216 @@
+"""Index functions with NumPy's signatures: take, put, nonzero, argwhere, flatnonzero,
+where (one argument), compress, extract, place, take_along_axis, put_along_axis, and the
+ndarray methods take/put/nonzero/compress. The device work is advanced indexing in the C++
+core (gather/scatter kernels, CUB nonzero)."""
+
+import numpy as _np
+
+from gpuarr import _core
+from gpuarr._core import ndarray as _ndarray
+
+__all__ = [
+    "take", "put", "nonzero", "argwhere", "flatnonzero", "where", "compress", "extract",
+    "place", "take_along_axis", "put_along_axis",
+]
+
+
+def _as_device(a):
+    return a if isinstance(a, _ndarray) else _core.asarray(a)
+
+
+def _ravel(a):
+    return a.reshape(-1)
+
+
+def _normalize_axis(axis, ndim):
+    return int(_np.lib.array_utils.normalize_axis_index(axis, ndim))
+
+
+def _copy_into(out, res):
+    if not isinstance(out, _ndarray):
+        raise TypeError("out must be a gpuarr.ndarray")
+    if out.shape != res.shape:
+        raise ValueError("output array does not match result of ndarray.take")
+    out[...] = res
+    return out
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    a = _as_device(a)
+    if axis is None:
+        a = _ravel(a)
+        axis = 0
+    res = _core._take(a, indices, axis, mode)
+    if out is not None:
+        return _copy_into(out, res)
+    return res
+
+
+def _cyclic(values, n):
+    """values (1-d device array) repeated to length n, as NumPy's put/place do."""
+    m = values.shape[0]
+    if m == n or m == 1:
+        return values
+    return values[_np.arange(n, dtype=_np.int64) % m]
+
+
+def put(a, ind, v, mode="raise"):
+    if not isinstance(a, _ndarray):
+        raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(a).__name__)
+    if isinstance(ind, _ndarray):
+        ind = _ravel(ind)
+    else:
+        ind = _np.asarray(ind)
+        if ind.size == 0 and ind.dtype.kind not in "biu":
+            ind = ind.astype(_np.int64)
+        ind = ind.reshape(-1)
+    n = ind.shape[0]
+    v = _ravel(_core.asarray(v, dtype=a.dtype))
+    if n == 0 or v.shape[0] == 0:
+        return None
+    v = _cyclic(v, n)
+    if a.flags.c_contiguous:
+        _core._put_flat(_ravel(a), ind, v, mode)
+    else:
+        flat = a.copy(order="C")
+        _core._put_flat(_ravel(flat), ind, v, mode)
+        a[...] = flat
+    return None
+
+
+def nonzero(a):
+    return _as_device(a).nonzero()
+
+
+def argwhere(a):
+    a = _as_device(a)
+    if a.ndim == 0:
+        a = a.reshape(1)
+        return _core._nonzero_rows(a).T[:, :0]
+    return _core._nonzero_rows(a).T
+
+
+def flatnonzero(a):
+    return _ravel(_as_device(a)).nonzero()[0]
+
+
+def where(condition, x=None, y=None):
+    if x is None and y is None:
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return _core._where3(condition, x, y)
+
+
+def _condition_indices(condition):
+    if isinstance(condition, _ndarray):
+        if condition.ndim != 1:
+            raise ValueError("condition must be a 1-d array")
+        return condition.nonzero()[0]
+    c = _np.asarray(condition)
+    if c.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    return _np.nonzero(c)[0]
+
+
+def compress(condition, a, axis=None, out=None):
+    a = _as_device(a)
+    idx = _condition_indices(condition)
+    if axis is None:
+        a = _ravel(a)
+        axis = 0
+    else:
+        axis = _normalize_axis(axis, a.ndim)
+    # NumPy: a condition shorter than the axis is padded with False; longer is an error
+    # only where it is True past the end (take's bounds check reports it).
+    res = _core._take(a, idx, axis, "raise")
+    if out is not None:
+        return _copy_into(out, res)
+    return res
+
+
+def extract(condition, arr):
+    arr = _as_device(arr)
+    if isinstance(condition, _ndarray):
+        idx = _ravel(condition).nonzero()[0]
+    else:
+        idx = _np.nonzero(_np.ravel(condition))[0]
+    return _core._take(_ravel(arr), idx, 0, "raise")
+
+
+def place(arr, mask, vals):
+    if not isinstance(arr, _ndarray):
+        raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(arr).__name__)
+    if isinstance(mask, _ndarray):
+        idx = _ravel(mask).nonzero()[0]
+    else:
+        idx = _np.nonzero(_np.ravel(mask))[0]
+    n = idx.shape[0]
+    vals = _ravel(_core.asarray(vals, dtype=arr.dtype))
+    if n == 0:
+        return None
+    if vals.shape[0] == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    put(arr, idx, vals)
+    return None
+
+
+def _along_axis_index(arr_shape, indices, axis):
+    # NumPy's _make_along_axis_idx: host aranges for the other axes.
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if len(arr_shape) != indices.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    shape_ones = (1,) * indices.ndim
+    dest_dims = list(range(axis)) + [None] + list(range(axis + 1, indices.ndim))
+    fancy = []
+    for dim, n in zip(dest_dims, arr_shape):
+        if dim is None:
+            fancy.append(indices)
+        else:
+            ind_shape = shape_ones[:dim] + (-1,) + shape_ones[dim + 1:]
+            fancy.append(_np.arange(n, dtype=_np.int64).reshape(ind_shape))
+    return tuple(fancy)
+
+
+def _along_axis_args(arr, indices, axis):
+    arr = _as_device(arr)
+    if not isinstance(indices, _ndarray):
+        indices = _np.asarray(indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return _ravel(arr), indices, 0
+    return arr, indices, _normalize_axis(axis, arr.ndim)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    arr, indices, axis = _along_axis_args(arr, indices, axis)
+    return arr[_along_axis_index(arr.shape, indices, axis)]
+
+
+def put_along_axis(arr, indices, values, axis):
+    if not isinstance(arr, _ndarray):
+        raise TypeError("arr must be a gpuarr.ndarray")
+    if axis is None:
+        if not arr.flags.c_contiguous:
+            raise ValueError("put_along_axis with axis=None needs a C-contiguous array")
+    view, indices, axis = _along_axis_args(arr, indices, axis)
+    view[_along_axis_index(view.shape, indices, axis)] = values
+
+
+def _m_take(self, indices, axis=None, out=None, mode="raise"):
+    return take(self, indices, axis, out, mode)
+
+
+def _m_put(self, indices, values, mode="raise"):
+    return put(self, indices, values, mode)
+
+
+def _m_compress(self, condition, axis=None, out=None):
+    return compress(condition, self, axis, out)
+
+
+_ndarray.take = _m_take
+_ndarray.put = _m_put
+_ndarray.compress = _m_compress
