@@ -28,6 +28,8 @@ from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to
 from gpuarr._creation import arange, linspace, identity, empty_pinned
 from gpuarr._sorting import *  # noqa: F401,F403  (sort, argsort, unique, searchsorted, histogram, median, ...)
 from gpuarr._sorting import __all__ as _sorting_all
+from gpuarr._reductions import *  # noqa: F401,F403  (sum, mean, argmax, cumsum, ...)
+from gpuarr._reductions import __all__ as _reductions_all
 from gpuarr import cuda
 from gpuarr._array_api import __array_api_version__, __array_namespace_info__, astype  # noqa: E402,F401
 from gpuarr import _ufuncs
@@ -74,4 +76,4 @@ __all__ = [
     "linalg",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
-] + _ufuncs.ufunc_names + _sorting_all
+] + _ufuncs.ufunc_names + _sorting_all + _reductions_all

@@ -1,0 +1,37 @@
+// Planning a reduction over some axes of a strided array: the kept and reduced dimensions
+// (each coalesced, in C order so that flat indices over the reduced dims are NumPy's), the
+// kernel strategy and how the reduced range splits over blocks. Plain C++, unit-tested.
+#pragma once
+#include <vector>
+
+#include "core/layout.hpp"
+
+namespace gpuarr {
+
+enum class ReduceStrategy {
+  Inner,  // the reduced dims hold the smallest stride: a block per output, reading rows
+  Outer,  // the kept dims hold it: a thread per output, consecutive outputs adjacent
+};
+
+struct ReductionPlan {
+  Dims out_shape;         // NumPy's result shape (with keepdims applied)
+  Dims kept_shape;        // coalesced kept dims (one dim of size 1 when nothing is kept)
+  Dims kept_strides;      // input byte strides of the kept dims
+  Dims reduced_shape;     // coalesced reduced dims (C order)
+  Dims reduced_strides;   // input byte strides of the reduced dims
+  int64_t n_out = 1;
+  int64_t n_reduce = 1;
+  ReduceStrategy strategy = ReduceStrategy::Inner;
+  int64_t chunks = 1;     // the reduced range splits into this many partial results
+};
+
+// `axes`: normalized, distinct axis numbers (the caller checks them); empty with
+// `all_axes` false means no axis (a copy-like reduction of size-1 groups).
+ReductionPlan plan_reduction(const Dims& shape, const Dims& strides, const std::vector<int64_t>& axes,
+                             bool keepdims, int64_t sm_count);
+
+// Normalizes an axis list (negative counts from the end); AxisError for out-of-range axes,
+// ValueError "duplicate value in 'axis'" for repeats.
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t ndim);
+
+}  // namespace gpuarr

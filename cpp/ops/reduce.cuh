@@ -1,0 +1,288 @@
+// Reductions on the device: one functor per reduction (identity, map of an element to the
+// accumulator, combine), two kernels: Inner (a block per output, threads along the reduced
+// range, cub::BlockReduce) and Outer (a thread per output, consecutive outputs adjacent in
+// memory). A reduced range split into chunks leaves partial accumulators that a second
+// launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
+#pragma once
+#include <cub/block/block_reduce.cuh>
+#include <cuda/std/complex>
+
+#include <limits>
+
+#include "core/errors.hpp"
+#include "core/reduction_plan.hpp"
+#include "runtime/memory.hpp"
+#include "ops/elementwise.cuh"
+#include "ops/reductions.hpp"
+
+namespace gpuarr {
+
+constexpr int kReduceDims = 8;
+constexpr int kReduceThreads = 256;
+
+struct ReduceArgs {
+  const char* in;
+  int nk, nr;
+  int64_t kshape[kReduceDims], kstride[kReduceDims];
+  int64_t rshape[kReduceDims], rstride[kReduceDims];
+  int64_t n_out, n_reduce, chunks, chunk_len;
+  bool contiguous_reduce;  // one reduced dim with stride == element size
+};
+
+__device__ __forceinline__ int64_t dims_offset(int64_t i, int nd, const int64_t* shape,
+                                               const int64_t* stride) {
+  int64_t off = 0;
+  for (int d = nd - 1; d >= 0; --d) {
+    const int64_t n = shape[d];
+    off += (i % n) * stride[d];
+    i /= n;
+  }
+  return off;
+}
+
+template <class C> struct ArgAcc {
+  C v;
+  int64_t i;
+};
+
+template <class T> __device__ __forceinline__ T highest() {
+  if constexpr (ufn::is_cplx_v<T>) {
+    using F = typename T::value_type;
+    return T(std::numeric_limits<F>::infinity(), std::numeric_limits<F>::infinity());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return std::numeric_limits<T>::infinity();
+  } else {
+    return std::numeric_limits<T>::max();
+  }
+}
+template <class T> __device__ __forceinline__ T lowest() {
+  if constexpr (ufn::is_cplx_v<T>) {
+    using F = typename T::value_type;
+    return T(-std::numeric_limits<F>::infinity(), -std::numeric_limits<F>::infinity());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return -std::numeric_limits<T>::infinity();
+  } else {
+    return std::numeric_limits<T>::lowest();
+  }
+}
+template <class T> __device__ __forceinline__ T quiet_nan_or(T fallback) {
+  if constexpr (ufn::is_cplx_v<T>) {
+    using F = typename T::value_type;
+    return T(std::numeric_limits<F>::quiet_NaN(), std::numeric_limits<F>::quiet_NaN());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return std::numeric_limits<T>::quiet_NaN();
+  } else {
+    return fallback;
+  }
+}
+
+template <class To, class From> __device__ __forceinline__ To acc_convert(From x) {
+  if constexpr (ufn::is_cplx_v<To> && !ufn::is_cplx_v<From>) return To(static_cast<typename To::value_type>(x), 0);
+  else if constexpr (ufn::is_cplx_v<To>) return To(x.real(), x.imag());
+  else return static_cast<To>(x);
+}
+
+// ---- the reductions ------------------------------------------------------------------
+// Each: using Acc; identity(); map(compute value, flat reduced index); combine(a, b).
+template <class A, bool SkipNan> struct SumOp {
+  using Acc = A;
+  __device__ static Acc identity() { return Acc(0); }
+  template <class C> __device__ static Acc map(C x, int64_t) {
+    if constexpr (SkipNan) if (ufn::is_nan(x)) return Acc(0);
+    return acc_convert<Acc>(x);
+  }
+  __device__ static Acc combine(Acc a, Acc b) { return ufn::Add{}(a, b); }
+};
+template <class A, bool SkipNan> struct ProdOp {
+  using Acc = A;
+  __device__ static Acc identity() { return Acc(1); }
+  template <class C> __device__ static Acc map(C x, int64_t) {
+    if constexpr (SkipNan) if (ufn::is_nan(x)) return Acc(1);
+    return acc_convert<Acc>(x);
+  }
+  __device__ static Acc combine(Acc a, Acc b) { return ufn::Multiply{}(a, b); }
+};
+// max/min propagate NaN; the nan-variants ignore it (their identity is NaN for floats,
+// so that an all-NaN slice stays NaN).
+template <class A, bool IsMax, bool SkipNan> struct ExtremumOp {
+  using Acc = A;
+  __device__ static Acc identity() {
+    if constexpr (std::is_same_v<A, bool>) return !IsMax;
+    else if constexpr (SkipNan) return quiet_nan_or<A>(IsMax ? lowest<A>() : highest<A>());
+    else return IsMax ? lowest<A>() : highest<A>();
+  }
+  template <class C> __device__ static Acc map(C x, int64_t) { return x; }
+  __device__ static Acc combine(Acc a, Acc b) {
+    if constexpr (SkipNan) return IsMax ? ufn::Fmax{}(a, b) : ufn::Fmin{}(a, b);
+    else return IsMax ? ufn::Maximum{}(a, b) : ufn::Minimum{}(a, b);
+  }
+};
+// argmax/argmin: the first index of the extremum; a NaN is the extremum (first NaN wins)
+// unless SkipNan, where NaNs are ignored and an all-NaN slice keeps index -1.
+template <class C, bool IsMax, bool SkipNan> struct ArgOp {
+  using Acc = ArgAcc<C>;
+  __device__ static Acc identity() { return {IsMax ? lowest<C>() : highest<C>(), -1}; }
+  __device__ static Acc map(C x, int64_t r) {
+    if constexpr (SkipNan) if (ufn::is_nan(x)) return identity();
+    return {x, r};
+  }
+  __device__ static Acc combine(Acc a, Acc b) {
+    if (a.i < 0) return b;
+    if (b.i < 0) return a;
+    const bool an = ufn::is_nan(a.v), bn = ufn::is_nan(b.v);
+    if (an || bn) {
+      if (an && bn) return a.i <= b.i ? a : b;
+      return an ? a : b;
+    }
+    const bool a_better = IsMax ? ufn::lt(b.v, a.v) : ufn::lt(a.v, b.v);
+    const bool b_better = IsMax ? ufn::lt(a.v, b.v) : ufn::lt(b.v, a.v);
+    if (a_better) return a;
+    if (b_better) return b;
+    return a.i <= b.i ? a : b;
+  }
+};
+template <bool IsAll> struct LogicalOp {
+  using Acc = bool;
+  __device__ static Acc identity() { return IsAll; }
+  template <class C> __device__ static Acc map(C x, int64_t) { return ufn::truthy(x); }
+  __device__ static Acc combine(Acc a, Acc b) { return IsAll ? (a && b) : (a || b); }
+};
+
+// ---- kernels -------------------------------------------------------------------------
+template <class Op> struct CombineOp {
+  __device__ typename Op::Acc operator()(const typename Op::Acc& a, const typename Op::Acc& b) const {
+    return Op::combine(a, b);
+  }
+};
+
+template <class Out, class Acc> __device__ __forceinline__ Out finish(const Acc& a) {
+  return from_compute<Out>(a);
+}
+template <class Out, class C> __device__ __forceinline__ Out finish(const ArgAcc<C>& a) {
+  return static_cast<Out>(a.i);
+}
+
+// Element r of the reduced range of output o, mapped to the accumulator. Partial mode
+// (In == Acc): the elements are accumulators already.
+template <class Op, class In, bool Partial>
+__device__ __forceinline__ typename Op::Acc load_mapped(const char* base, const ReduceArgs& a,
+                                                        int64_t r) {
+  const char* p = a.contiguous_reduce ? base + r * int64_t(sizeof(In))
+                                      : base + dims_offset(r, a.nr, a.rshape, a.rstride);
+  if constexpr (Partial) return *reinterpret_cast<const typename Op::Acc*>(p);
+  else return Op::map(to_compute(*reinterpret_cast<const In*>(p)), r);
+}
+
+template <class Op, class In, class Out, bool Partial>
+__global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
+  using Acc = typename Op::Acc;
+  using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  const int64_t c = blockIdx.y;
+  const int64_t r0 = c * a.chunk_len;
+  const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
+  for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
+    const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
+    Acc acc0 = Op::identity(), acc1 = Op::identity();
+    int64_t r = r0 + threadIdx.x;
+    // Two independent chains keep more loads in flight.
+    for (; r + kReduceThreads < r1; r += 2 * kReduceThreads) {
+      const Acc x0 = load_mapped<Op, In, Partial>(base, a, r);
+      const Acc x1 = load_mapped<Op, In, Partial>(base, a, r + kReduceThreads);
+      acc0 = Op::combine(acc0, x0);
+      acc1 = Op::combine(acc1, x1);
+    }
+    if (r < r1) acc0 = Op::combine(acc0, load_mapped<Op, In, Partial>(base, a, r));
+    const Acc acc = Op::combine(acc0, acc1);
+    const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{});
+    if (threadIdx.x == 0) {
+      if (a.chunks > 1) partial[o * a.chunks + c] = total;
+      else reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+    }
+    __syncthreads();
+  }
+}
+
+template <class Op, class In, class Out, bool Partial>
+__global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
+  using Acc = typename Op::Acc;
+  const int64_t c = blockIdx.y;
+  const int64_t r0 = c * a.chunk_len;
+  const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
+  for (int64_t o = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; o < a.n_out;
+       o += int64_t(gridDim.x) * blockDim.x) {
+    const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
+    Acc acc = Op::identity();
+    for (int64_t r = r0; r < r1; ++r) {
+      const char* p = base + dims_offset(r, a.nr, a.rshape, a.rstride);
+      if constexpr (Partial) acc = Op::combine(acc, *reinterpret_cast<const Acc*>(p));
+      else acc = Op::combine(acc, Op::map(to_compute(*reinterpret_cast<const In*>(p)), r));
+    }
+    if (a.chunks > 1) partial[c * a.n_out + o] = acc;
+    else reinterpret_cast<Out*>(out)[o] = finish<Out>(acc);
+  }
+}
+
+// Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of
+// n_out elements of Out.
+template <class Op, class In, class Out>
+void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm_count,
+                   cudaStream_t stream) {
+  using Acc = typename Op::Acc;
+  if (p.n_out == 0) return;
+  if (p.kept_shape.size() > kReduceDims || p.reduced_shape.size() > kReduceDims)
+    throw ValueError("gpuarr reductions support at most 8 non-mergeable dimensions per group");
+  ReduceArgs a{};
+  a.in = in;
+  a.nk = static_cast<int>(p.kept_shape.size());
+  a.nr = static_cast<int>(p.reduced_shape.size());
+  for (int d = 0; d < a.nk; ++d) { a.kshape[d] = p.kept_shape[d]; a.kstride[d] = p.kept_strides[d]; }
+  for (int d = 0; d < a.nr; ++d) { a.rshape[d] = p.reduced_shape[d]; a.rstride[d] = p.reduced_strides[d]; }
+  a.n_out = p.n_out;
+  a.n_reduce = p.n_reduce;
+  a.chunks = p.chunks;
+  a.chunk_len = (p.n_reduce + p.chunks - 1) / p.chunks;
+  a.contiguous_reduce = a.nr == 1 && a.rstride[0] == int64_t(sizeof(In));
+  std::shared_ptr<Memory> partial_mem;
+  Acc* partial = nullptr;
+  if (p.chunks > 1) {
+    partial_mem = allocate_device_memory(sizeof(Acc) * size_t(p.n_out) * size_t(p.chunks));
+    partial = static_cast<Acc*>(partial_mem->ptr());
+  }
+  const unsigned gy = static_cast<unsigned>(p.chunks);
+  if (p.strategy == ReduceStrategy::Inner) {
+    const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
+    reduce_inner_kernel<Op, In, Out, false><<<dim3(gx, gy), kReduceThreads, 0, stream>>>(a, out, partial);
+  } else {
+    const unsigned gx = static_cast<unsigned>(std::min<int64_t>((p.n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
+    reduce_outer_kernel<Op, In, Out, false><<<dim3(gx, gy), kReduceThreads, 0, stream>>>(a, out, partial);
+  }
+  check_launch("reduce_kernel");
+  if (p.chunks == 1) return;
+  // Second pass over the partial accumulators.
+  ReduceArgs b{};
+  b.in = reinterpret_cast<const char*>(partial);
+  b.nk = 1;
+  b.nr = 1;
+  b.kshape[0] = p.n_out;
+  b.rshape[0] = p.chunks;
+  b.n_out = p.n_out;
+  b.n_reduce = p.chunks;
+  b.chunks = 1;
+  b.chunk_len = p.chunks;
+  if (p.strategy == ReduceStrategy::Inner) {
+    b.kstride[0] = int64_t(sizeof(Acc)) * p.chunks;
+    b.rstride[0] = sizeof(Acc);
+    b.contiguous_reduce = true;
+    const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
+    reduce_inner_kernel<Op, Acc, Out, true><<<dim3(gx, 1), kReduceThreads, 0, stream>>>(b, out, nullptr);
+  } else {
+    b.kstride[0] = sizeof(Acc);
+    b.rstride[0] = int64_t(sizeof(Acc)) * p.n_out;
+    const unsigned gx = static_cast<unsigned>(std::min<int64_t>((p.n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
+    reduce_outer_kernel<Op, Acc, Out, true><<<dim3(gx, 1), kReduceThreads, 0, stream>>>(b, out, nullptr);
+  }
+  check_launch("reduce_kernel (partials)");
+}
+
+}  // namespace gpuarr

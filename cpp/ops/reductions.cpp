@@ -1,0 +1,63 @@
+#include "ops/reductions.hpp"
+
+#include <array>
+
+#include "core/errors.hpp"
+#include "ops/array_ops.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr {
+namespace {
+
+int64_t sm_count(int device) {
+  static std::array<int, kMaxDevices> cache{};
+  int& c = cache[static_cast<size_t>(device)];
+  if (!c) GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, device));
+  return c;
+}
+
+}  // namespace
+
+DType reduce_result_dtype(ReduceKind kind, DType in) {
+  switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Prod:
+    case ReduceKind::NanSum:
+    case ReduceKind::NanProd:
+      if (in == DType::Bool) return DType::Int64;
+      if (kind_char(in) == 'i') return DType::Int64;
+      if (kind_char(in) == 'u') return DType::UInt64;
+      return in;
+    case ReduceKind::ArgMax:
+    case ReduceKind::ArgMin:
+    case ReduceKind::NanArgMax:
+    case ReduceKind::NanArgMin:
+      return DType::Int64;
+    case ReduceKind::All:
+    case ReduceKind::Any:
+      return DType::Bool;
+    default:
+      return in;
+  }
+}
+
+NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64_t>& axes,
+                     bool keepdims) {
+  DeviceGuard guard(in.device());
+  const int64_t sms = sm_count(in.device());
+  const ReductionPlan plan = plan_reduction(in.shape, in.strides, axes, keepdims, sms);
+  NDArray out = empty_array(plan.out_shape, reduce_result_dtype(kind, in.dtype), 'C');
+  if (plan.n_out == 0) return out;
+  const cudaStream_t stream = stream_for(out);
+  // An empty reduced range leaves each output at the identity; only reductions with one
+  // get here (the Python layer refuses max/min/argmax of empty ranges as NumPy does).
+  const bool done = launch_reduce_sums(kind, in.dtype, plan, in.data(), out.data(), sms, stream) ||
+                    launch_reduce_extrema(kind, in.dtype, plan, in.data(), out.data(), sms, stream) ||
+                    launch_reduce_args(kind, in.dtype, plan, in.data(), out.data(), sms, stream) ||
+                    launch_reduce_logical(kind, in.dtype, plan, in.data(), out.data(), sms, stream);
+  if (!done) throw TypeError(std::string("reduction not supported for dtype ") + name(in.dtype));
+  return out;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,35 @@
+// Reductions over axes (sum, prod, max, min, argmax, argmin, all, any and the NaN-skipping
+// variants): NumPy's result dtypes, a new array of the planned shape, on the current stream.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "core/reduction_plan.hpp"
+#include "ops/ndarray.hpp"
+
+namespace gpuarr {
+
+enum class ReduceKind {
+  Sum, Prod, NanSum, NanProd,
+  Max, Min, NanMax, NanMin,
+  ArgMax, ArgMin, NanArgMax, NanArgMin,
+  All, Any,
+};
+
+// NumPy's result dtype of the reduction of `in` (sum of int8 -> int64, argmax -> int64, ...).
+DType reduce_result_dtype(ReduceKind kind, DType in);
+
+// The reduction of `in` over normalized `axes` (empty: no axis reduced) into a new array.
+// The caller has checked empty inputs for reductions without an identity.
+NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64_t>& axes,
+                     bool keepdims);
+
+// One file per family of reductions instantiates the kernels; each returns false for kinds
+// it does not hold.
+bool launch_reduce_sums(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_extrema(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_args(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_logical(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+
+}  // namespace gpuarr

@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "core/reduction_plan.hpp"
+
+using namespace gpuarr;
+
+TEST(ReductionPlan, InnerAxisOfCOrder) {
+  const Dims shape{8192, 8192}, strides{8192 * 4, 4};
+  auto p = plan_reduction(shape, strides, {1}, false, 132);
+  EXPECT_EQ(p.strategy, ReduceStrategy::Inner);
+  EXPECT_EQ(p.out_shape, (Dims{8192}));
+  EXPECT_EQ(p.n_out, 8192);
+  EXPECT_EQ(p.n_reduce, 8192);
+}
+
+TEST(ReductionPlan, OuterAxisOfCOrderSplits) {
+  const Dims shape{8192, 8192}, strides{8192 * 4, 4};
+  auto p = plan_reduction(shape, strides, {0}, true, 132);
+  EXPECT_EQ(p.strategy, ReduceStrategy::Outer);
+  EXPECT_EQ(p.out_shape, (Dims{1, 8192}));
+  EXPECT_GT(p.chunks, 1);
+}
+
+TEST(ReductionPlan, WholeArrayCoalescesAndSplits) {
+  const Dims shape{4, 1024, 1024}, strides{1024 * 1024 * 4, 1024 * 4, 4};
+  auto p = plan_reduction(shape, strides, {0, 1, 2}, false, 132);
+  EXPECT_EQ(p.reduced_shape, (Dims{4 * 1024 * 1024}));
+  EXPECT_EQ(p.out_shape, Dims{});
+  EXPECT_EQ(p.n_out, 1);
+  EXPECT_GT(p.chunks, 1);
+}
+
+TEST(ReductionPlan, NonContiguousKeepsCOrder) {
+  // A transposed view: reduced dims keep their logical order (flat index as NumPy's).
+  const Dims shape{3, 5}, strides{8, 24};
+  auto p = plan_reduction(shape, strides, {0, 1}, false, 132);
+  EXPECT_EQ(p.reduced_shape, (Dims{3, 5}));
+  EXPECT_EQ(p.reduced_strides, (Dims{8, 24}));
+}
+
+TEST(ReductionPlan, NormalizeAxes) {
+  EXPECT_EQ(normalize_axes({-1, 0}, 3), (std::vector<int64_t>{0, 2}));
+  EXPECT_THROW(normalize_axes({0, -3}, 3), ValueError);
+  EXPECT_THROW(normalize_axes({3}, 3), AxisError);
+}

@@ -1,0 +1,434 @@
+"""Reductions with NumPy's signatures: sum prod mean var std min max amin amax ptp argmin
+argmax all any count_nonzero cumsum cumprod, the nan-variants, average, and the Array API's
+cumulative_sum/cumulative_prod. Each calls one C++ reduction (cpp/ops/reduce.cuh); the
+statistics (mean, var, std) compose reductions with the elementwise engine."""
+
+import operator
+import warnings
+
+import numpy as _np
+
+from gpuarr import _core
+from gpuarr._core import ndarray as _ndarray
+
+_py_sum = sum
+
+
+def _as_array(a):
+    return a if isinstance(a, _ndarray) else _core.asarray(a)
+
+
+def _reduced_count(shape, axis):
+    axes = _core._reduce_axes(axis, len(shape))
+    n = 1
+    for ax in axes:
+        n *= shape[ax]
+    return n, axes
+
+
+def _output_count(shape, axes):
+    n = 1
+    for d, s in enumerate(shape):
+        if d not in axes:
+            n *= s
+    return n
+
+
+def _finish(r, dtype, out):
+    if dtype is not None and r.dtype != _np.dtype(dtype):
+        r = r.astype(dtype)
+    if out is None:
+        return r
+    if not isinstance(out, _ndarray):
+        raise TypeError("output must be a gpuarr array")
+    if out.shape != r.shape:
+        raise ValueError(f"output parameter for reduction has shape {out.shape}, expected {r.shape}")
+    out[...] = r
+    return out
+
+
+def _check_no_identity(a, axis, what):
+    n, axes = _reduced_count(a.shape, axis)
+    if n == 0 and _output_count(a.shape, axes) > 0:
+        raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
+
+
+def _simple(kind, a, axis, dtype, out, keepdims):
+    a = _as_array(a)
+    if dtype is not None:
+        dtype = _np.dtype(dtype)
+        if dtype != a.dtype:
+            a = a.astype(dtype)
+    return _finish(_core._reduce(kind, a, axis, keepdims), dtype, out)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+    """Sum of array elements over the given axes (NumPy's accumulator dtypes)."""
+    return _simple("sum", a, axis, dtype, out, keepdims)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product of array elements over the given axes."""
+    return _simple("prod", a, axis, dtype, out, keepdims)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Sum treating NaNs as zero."""
+    return _simple("nansum", a, axis, dtype, out, keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product treating NaNs as one."""
+    return _simple("nanprod", a, axis, dtype, out, keepdims)
+
+
+def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    """Maximum along the given axes; NaN propagates."""
+    a = _as_array(a)
+    _check_no_identity(a, axis, "maximum")
+    return _finish(_core._reduce("max", a, axis, keepdims), None, out)
+
+
+def min(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    """Minimum along the given axes; NaN propagates."""
+    a = _as_array(a)
+    _check_no_identity(a, axis, "minimum")
+    return _finish(_core._reduce("min", a, axis, keepdims), None, out)
+
+
+amax = max
+amin = min
+
+
+def _all_nan_warning(r):
+    if r.dtype.kind in "fc" and r.size and bool(_core._reduce("any", _isnan(r), None, False)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+
+
+def _isnan(x):
+    import gpuarr
+    return gpuarr.isnan(x)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    """Maximum ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
+    a = _as_array(a)
+    _check_no_identity(a, axis, "fmax")
+    r = _core._reduce("nanmax", a, axis, keepdims)
+    _all_nan_warning(r)
+    return _finish(r, None, out)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    """Minimum ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
+    a = _as_array(a)
+    _check_no_identity(a, axis, "fmin")
+    r = _core._reduce("nanmin", a, axis, keepdims)
+    _all_nan_warning(r)
+    return _finish(r, None, out)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range (maximum - minimum) along the given axes."""
+    a = _as_array(a)
+    import gpuarr
+    r = gpuarr.subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+    return _finish(r, None, out)
+
+
+def _arg(kind, what, a, axis, out, keepdims):
+    a = _as_array(a)
+    if axis is not None:
+        axis = operator.index(axis)
+    n, axes = _reduced_count(a.shape, axis)
+    if n == 0 and (_output_count(a.shape, axes) > 0 or axis is None):
+        raise ValueError(f"attempt to get {what} of an empty sequence")
+    r = _core._reduce(kind, a, axis, keepdims)
+    if axis is None and keepdims:
+        r = r.reshape((1,) * a.ndim)
+    return r, out
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """Indices of the maximum values (first occurrence; NaN counts as the maximum)."""
+    r, out = _arg("argmax", "argmax", a, axis, out, keepdims)
+    return _finish(r, None, out)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    """Indices of the minimum values (first occurrence; NaN counts as the minimum)."""
+    r, out = _arg("argmin", "argmin", a, axis, out, keepdims)
+    return _finish(r, None, out)
+
+
+def _nanarg(kind, a, axis, out, keepdims):
+    r, out = _arg(kind, kind, a, axis, out, keepdims)
+    if r.size and bool(_core._reduce("any", r < 0, None, False)):
+        raise ValueError("All-NaN slice encountered")
+    return _finish(r, None, out)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """argmax ignoring NaNs; ValueError for an all-NaN slice."""
+    return _nanarg("nanargmax", a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """argmin ignoring NaNs; ValueError for an all-NaN slice."""
+    return _nanarg("nanargmin", a, axis, out, keepdims)
+
+
+def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    """True where every element along the axes is true."""
+    return _finish(_core._reduce("all", _as_array(a), axis, keepdims), None, out)
+
+
+def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    """True where any element along the axes is true."""
+    return _finish(_core._reduce("any", _as_array(a), axis, keepdims), None, out)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """Number of non-zero elements (int64)."""
+    import gpuarr
+    a = _as_array(a)
+    return _core._reduce("sum", gpuarr.not_equal(a, 0) if a.dtype != _np.bool_ else a, axis, keepdims)
+
+
+def _mean_dtype(a, dtype):
+    """(accumulation dtype, result dtype) of NumPy's mean."""
+    if dtype is not None:
+        dtype = _np.dtype(dtype)
+        acc = _np.dtype(_np.float32) if dtype == _np.float16 else dtype
+        return acc, dtype
+    if a.dtype.kind in "biu":
+        return _np.dtype(_np.float64), _np.dtype(_np.float64)
+    if a.dtype == _np.float16:
+        return _np.dtype(_np.float32), a.dtype
+    return a.dtype, a.dtype
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Arithmetic mean (float64 for integers; float16 accumulates in float32)."""
+    import gpuarr
+    a = _as_array(a)
+    acc, res = _mean_dtype(a, dtype)
+    n, _ = _reduced_count(a.shape, axis)
+    s = _core._reduce("sum", a if a.dtype == acc else a.astype(acc), axis, keepdims)
+    if n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
+    with _np.errstate(all="ignore"):
+        r = gpuarr.divide(s, float(n)) if n else gpuarr.multiply(s, float("nan"))
+    return _finish(r, res if r.dtype != res else None, out)
+
+
+def _var(a, axis, dtype, out, ddof, keepdims, nan):
+    import gpuarr
+    a = _as_array(a)
+    acc, res = _mean_dtype(a, dtype)
+    if a.dtype.kind == "c" and dtype is None:
+        res = _np.dtype(a.real.dtype)
+    elif res.kind == "c":
+        res = _np.empty(0, res).real.dtype
+    x = a if a.dtype == acc else a.astype(acc)
+    if nan:
+        valid = gpuarr.logical_not(gpuarr.isnan(x))
+        n = _core._reduce("sum", valid, axis, True)
+        m = gpuarr.divide(_core._reduce("nansum", x, axis, True), n)
+        d = gpuarr.where(valid, gpuarr.subtract(x, m), 0)
+    else:
+        n, _ = _reduced_count(a.shape, axis)
+        m = gpuarr.divide(_core._reduce("sum", x, axis, True), float(n) if n else float("nan"))
+        d = gpuarr.subtract(x, m)
+    sq = gpuarr.multiply(d.real, d.real) if d.dtype.kind != "c" else gpuarr.add(
+        gpuarr.multiply(d.real, d.real), gpuarr.multiply(d.imag, d.imag))
+    s = _core._reduce("sum", sq, axis, keepdims)
+    if nan:
+        cnt = _core._reduce("sum", valid, axis, keepdims)
+        denom = gpuarr.subtract(cnt, ddof)
+        if bool(_core._reduce("any", gpuarr.less_equal(denom, 0), None, False)):
+            warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
+        denom = gpuarr.maximum(denom, 0)
+    else:
+        denom = max_int(n - ddof)
+        if n - ddof <= 0:
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    with _np.errstate(all="ignore"):
+        r = gpuarr.divide(s, denom if not isinstance(denom, int) else float(denom))
+    return r, res
+
+
+def max_int(v):
+    return v if v > 0 else 0
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    """Variance (``ddof``, or the Array API's ``correction``)."""
+    if correction is not None:
+        ddof = correction
+    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=False)
+    return _finish(r, res if r.dtype != res else None, out)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    """Standard deviation (square root of ``var``)."""
+    import gpuarr
+    if correction is not None:
+        ddof = correction
+    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=False)
+    r = gpuarr.sqrt(r)
+    return _finish(r, res if r.dtype != res else None, out)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Mean ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
+    import gpuarr
+    a = _as_array(a)
+    if a.dtype.kind in "biu":
+        return mean(a, axis, dtype, out, keepdims)
+    acc, res = _mean_dtype(a, dtype)
+    x = a if a.dtype == acc else a.astype(acc)
+    cnt = _core._reduce("sum", gpuarr.logical_not(gpuarr.isnan(x)), axis, keepdims)
+    s = _core._reduce("nansum", x, axis, keepdims)
+    if cnt.size and bool(_core._reduce("any", gpuarr.equal(cnt, 0), None, False)):
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    with _np.errstate(all="ignore"):
+        r = gpuarr.divide(s, cnt)
+    if r.dtype != res:
+        r = r.astype(res)
+    return _finish(r, None, out)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Variance ignoring NaNs."""
+    a = _as_array(a)
+    if a.dtype.kind in "biu":
+        return var(a, axis, dtype, out, ddof, keepdims)
+    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True)
+    return _finish(r, res if r.dtype != res else None, out)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Standard deviation ignoring NaNs."""
+    import gpuarr
+    a = _as_array(a)
+    if a.dtype.kind in "biu":
+        return std(a, axis, dtype, out, ddof, keepdims)
+    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True)
+    r = gpuarr.sqrt(r)
+    return _finish(r, res if r.dtype != res else None, out)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """Weighted average (NumPy's ``average``)."""
+    import gpuarr
+    a = _as_array(a)
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        scl = gpuarr.full_like(avg, a.size // (avg.size or 1) if a.size else 0, dtype=avg.dtype)
+    else:
+        w = _as_array(weights)
+        if a.shape != w.shape:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if w.ndim != 1:
+                raise TypeError("1D weights expected when shapes of a and weights differ.")
+            ax = _core._reduce_axes(axis, a.ndim)
+            if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
+                raise ValueError("Length of weights not compatible with specified axis.")
+            shape = [1] * a.ndim
+            shape[ax[0]] = w.shape[0]
+            w = w.reshape(tuple(shape))
+        rt = _np.result_type(a.dtype, w.dtype, 1.0 if a.dtype.kind in "biu" else a.dtype)
+        scl = sum(gpuarr.multiply(gpuarr.ones_like(a, dtype=rt), w) if w.shape != a.shape else w.astype(rt),
+                  axis=axis, keepdims=keepdims)
+        if bool(_core._reduce("any", gpuarr.equal(scl, 0), None, False)):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = gpuarr.divide(sum(gpuarr.multiply(a.astype(rt), w), axis=axis, keepdims=keepdims), scl)
+    if returned:
+        if scl.shape != avg.shape:
+            scl = gpuarr.multiply(gpuarr.ones_like(avg), scl)
+        return avg, scl
+    return avg
+
+
+def _scan(a, axis, dtype, out, product, skip_nan):
+    import gpuarr
+    a = _as_array(a)
+    if dtype is not None and _np.dtype(dtype) != a.dtype:
+        a = a.astype(dtype)
+    if axis is None:
+        x = gpuarr.ascontiguousarray(a).reshape(-1)
+        axis = 0
+    else:
+        axis = _core._reduce_axes(operator.index(axis), a.ndim)[0]
+        x = a
+    moved = gpuarr.ascontiguousarray(gpuarr.moveaxis(x, axis, -1)) if x.ndim else x.reshape(1)
+    r = _core._scan_last(moved, product, skip_nan)
+    if x.ndim:
+        r = gpuarr.moveaxis(r, -1, axis)
+    return _finish(r, dtype, out)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum (flattened when axis is None)."""
+    return _scan(a, axis, dtype, out, False, False)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product (flattened when axis is None)."""
+    return _scan(a, axis, dtype, out, True, False)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    return _scan(a, axis, dtype, out, False, True)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    return _scan(a, axis, dtype, out, True, True)
+
+
+def _cumulative(a, axis, dtype, include_initial, product):
+    import gpuarr
+    a = _as_array(a)
+    if axis is None:
+        if a.ndim > 1:
+            raise ValueError("axis must be specified for arrays of more than one dimension")
+        axis = 0
+    r = _scan(a, axis, dtype, None, product, False)
+    if include_initial:
+        axis = _core._reduce_axes(axis, a.ndim)[0]
+        shape = list(r.shape)
+        shape[axis] = 1
+        init = gpuarr.full(tuple(shape), 1 if product else 0, dtype=r.dtype)
+        r = gpuarr.concatenate([init, r], axis=axis)
+    return r
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The Array API's cumulative sum."""
+    return _cumulative(x, axis, dtype, include_initial, False)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The Array API's cumulative product."""
+    return _cumulative(x, axis, dtype, include_initial, True)
+
+
+__all__ = ["sum", "prod", "nansum", "nanprod", "max", "min", "amax", "amin", "nanmax", "nanmin",
+           "ptp", "argmax", "argmin", "nanargmax", "nanargmin", "all", "any", "count_nonzero",
+           "mean", "var", "std", "nanmean", "nanvar", "nanstd", "average", "cumsum", "cumprod",
+           "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
+
+
+def _method(fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
+for _name in ("sum", "prod", "max", "min", "argmax", "argmin", "all", "any", "mean", "var",
+              "std", "cumsum", "cumprod"):
+    setattr(_ndarray, _name, _method(globals()[_name]))
