@@ -173,6 +173,46 @@ __device__ __forceinline__ typename Op::Acc load_mapped(const char* base, const 
   else return Op::map(to_compute(*reinterpret_cast<const In*>(p)), r);
 }
 
+// Accumulates elements [r0, r1) of one contiguous row (thread-strided), 16-byte loads when
+// the row is aligned: the reduction of a row of floats is then one vector load per 4.
+template <class Op, class In, bool Partial>
+__device__ __forceinline__ typename Op::Acc accumulate_contiguous(const In* row, int64_t r0,
+                                                                  int64_t r1) {
+  using Acc = typename Op::Acc;
+  constexpr int V = sizeof(In) >= 16 ? 1 : 16 / sizeof(In);
+  auto mapped = [](const In& x, int64_t r) -> Acc {
+    if constexpr (Partial) return x;
+    else return Op::map(to_compute(x), r);
+  };
+  Acc acc0 = Op::identity(), acc1 = Op::identity();
+  int64_t r = r0;
+  if constexpr (V > 1) {
+    if (reinterpret_cast<uintptr_t>(row + r0) % 16 == 0) {
+      const int64_t nv = (r1 - r0) / V;
+      const auto* pv = reinterpret_cast<const VecOf<In, V>*>(row + r0);
+      int64_t k = threadIdx.x;
+      for (; k + kReduceThreads < nv; k += 2 * kReduceThreads) {
+        const VecOf<In, V> v0 = pv[k];
+        const VecOf<In, V> v1 = pv[k + kReduceThreads];
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          acc0 = Op::combine(acc0, mapped(v0.v[j], r0 + k * V + j));
+          acc1 = Op::combine(acc1, mapped(v1.v[j], r0 + (k + kReduceThreads) * V + j));
+        }
+      }
+      if (k < nv) {
+        const VecOf<In, V> v0 = pv[k];
+#pragma unroll
+        for (int j = 0; j < V; ++j) acc0 = Op::combine(acc0, mapped(v0.v[j], r0 + k * V + j));
+      }
+      r = r0 + nv * V;
+    }
+  }
+  for (int64_t i = r + threadIdx.x; i < r1; i += kReduceThreads)
+    acc1 = Op::combine(acc1, mapped(row[i], i));
+  return Op::combine(acc0, acc1);
+}
+
 template <class Op, class In, class Out, bool Partial>
 __global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   using Acc = typename Op::Acc;
@@ -183,17 +223,21 @@ __global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* p
   const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
   for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
-    Acc acc0 = Op::identity(), acc1 = Op::identity();
-    int64_t r = r0 + threadIdx.x;
-    // Two independent chains keep more loads in flight.
-    for (; r + kReduceThreads < r1; r += 2 * kReduceThreads) {
-      const Acc x0 = load_mapped<Op, In, Partial>(base, a, r);
-      const Acc x1 = load_mapped<Op, In, Partial>(base, a, r + kReduceThreads);
-      acc0 = Op::combine(acc0, x0);
-      acc1 = Op::combine(acc1, x1);
+    Acc acc;
+    if (a.contiguous_reduce) {
+      acc = accumulate_contiguous<Op, In, Partial>(reinterpret_cast<const In*>(base), r0, r1);
+    } else {
+      Acc acc0 = Op::identity(), acc1 = Op::identity();
+      int64_t r = r0 + threadIdx.x;
+      for (; r + kReduceThreads < r1; r += 2 * kReduceThreads) {
+        const Acc x0 = load_mapped<Op, In, Partial>(base, a, r);
+        const Acc x1 = load_mapped<Op, In, Partial>(base, a, r + kReduceThreads);
+        acc0 = Op::combine(acc0, x0);
+        acc1 = Op::combine(acc1, x1);
+      }
+      if (r < r1) acc0 = Op::combine(acc0, load_mapped<Op, In, Partial>(base, a, r));
+      acc = Op::combine(acc0, acc1);
     }
-    if (r < r1) acc0 = Op::combine(acc0, load_mapped<Op, In, Partial>(base, a, r));
-    const Acc acc = Op::combine(acc0, acc1);
     const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{});
     if (threadIdx.x == 0) {
       if (a.chunks > 1) partial[o * a.chunks + c] = total;
@@ -212,11 +256,26 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
   for (int64_t o = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; o < a.n_out;
        o += int64_t(gridDim.x) * blockDim.x) {
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
+    auto mapped = [&](const char* p, int64_t r) -> Acc {
+      if constexpr (Partial) return *reinterpret_cast<const Acc*>(p);
+      else return Op::map(to_compute(*reinterpret_cast<const In*>(p)), r);
+    };
     Acc acc = Op::identity();
-    for (int64_t r = r0; r < r1; ++r) {
-      const char* p = base + dims_offset(r, a.nr, a.rshape, a.rstride);
-      if constexpr (Partial) acc = Op::combine(acc, *reinterpret_cast<const Acc*>(p));
-      else acc = Op::combine(acc, Op::map(to_compute(*reinterpret_cast<const In*>(p)), r));
+    if (a.nr == 1) {
+      // One reduced dim: walk it by pointer, four loads in flight per step.
+      const int64_t st = a.rstride[0];
+      const char* p = base + r0 * st;
+      int64_t r = r0;
+      for (; r + 4 <= r1; r += 4, p += 4 * st) {
+        const Acc x0 = mapped(p, r), x1 = mapped(p + st, r + 1);
+        const Acc x2 = mapped(p + 2 * st, r + 2), x3 = mapped(p + 3 * st, r + 3);
+        acc = Op::combine(Op::combine(acc, x0), x1);
+        acc = Op::combine(Op::combine(acc, x2), x3);
+      }
+      for (; r < r1; ++r, p += st) acc = Op::combine(acc, mapped(p, r));
+    } else {
+      for (int64_t r = r0; r < r1; ++r)
+        acc = Op::combine(acc, mapped(base + dims_offset(r, a.nr, a.rshape, a.rstride), r));
     }
     if (a.chunks > 1) partial[c * a.n_out + o] = acc;
     else reinterpret_cast<Out*>(out)[o] = finish<Out>(acc);
@@ -240,16 +299,17 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
   for (int d = 0; d < a.nr; ++d) { a.rshape[d] = p.reduced_shape[d]; a.rstride[d] = p.reduced_strides[d]; }
   a.n_out = p.n_out;
   a.n_reduce = p.n_reduce;
-  a.chunks = p.chunks;
-  a.chunk_len = (p.n_reduce + p.chunks - 1) / p.chunks;
+  // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
+  a.chunk_len = ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64;
+  a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
   a.contiguous_reduce = a.nr == 1 && a.rstride[0] == int64_t(sizeof(In));
   std::shared_ptr<Memory> partial_mem;
   Acc* partial = nullptr;
-  if (p.chunks > 1) {
-    partial_mem = allocate_device_memory(sizeof(Acc) * size_t(p.n_out) * size_t(p.chunks));
+  if (a.chunks > 1) {
+    partial_mem = allocate_device_memory(sizeof(Acc) * size_t(p.n_out) * size_t(a.chunks));
     partial = static_cast<Acc*>(partial_mem->ptr());
   }
-  const unsigned gy = static_cast<unsigned>(p.chunks);
+  const unsigned gy = static_cast<unsigned>(a.chunks);
   if (p.strategy == ReduceStrategy::Inner) {
     const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
     reduce_inner_kernel<Op, In, Out, false><<<dim3(gx, gy), kReduceThreads, 0, stream>>>(a, out, partial);
@@ -258,20 +318,20 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
     reduce_outer_kernel<Op, In, Out, false><<<dim3(gx, gy), kReduceThreads, 0, stream>>>(a, out, partial);
   }
   check_launch("reduce_kernel");
-  if (p.chunks == 1) return;
+  if (a.chunks == 1) return;
   // Second pass over the partial accumulators.
   ReduceArgs b{};
   b.in = reinterpret_cast<const char*>(partial);
   b.nk = 1;
   b.nr = 1;
   b.kshape[0] = p.n_out;
-  b.rshape[0] = p.chunks;
+  b.rshape[0] = a.chunks;
   b.n_out = p.n_out;
-  b.n_reduce = p.chunks;
+  b.n_reduce = a.chunks;
   b.chunks = 1;
-  b.chunk_len = p.chunks;
+  b.chunk_len = a.chunks;
   if (p.strategy == ReduceStrategy::Inner) {
-    b.kstride[0] = int64_t(sizeof(Acc)) * p.chunks;
+    b.kstride[0] = int64_t(sizeof(Acc)) * a.chunks;
     b.rstride[0] = sizeof(Acc);
     b.contiguous_reduce = true;
     const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
