@@ -27,6 +27,7 @@ from gpuarr._core import (
 from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to ndarray)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
 from gpuarr import cuda
+from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 
 __version__ = "0.1.0"
 
@@ -56,4 +57,4 @@ __all__ = [
     "ndarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
     "full_like", "eye", "identity", "arange", "linspace", "array", "asarray",
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
-]
+] + _shape_ops.__all__
