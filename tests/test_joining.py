@@ -20,7 +20,7 @@ def run_both(name, hargs, dargs, kw=None, strides=True, message=True):
     if kn == "raise":
         assert_same_exception(vg, vn, message=message)
     else:
-        assert_gpu_equal(vg, vn, strides=strides)
+        assert_gpu_equal(vg, vn, strides=strides and vn.size > 0)
 
 
 @pytest.mark.parametrize("dt1", DTYPES, ids=str)
@@ -38,12 +38,16 @@ def test_concatenate_dtypes(rng, dt1, dt2):
 @pytest.mark.parametrize("axis", [0, 1, 2, -1, None])
 def test_concatenate_layouts(rng, axis):
     h = [random_array(rng, (2, 3, 4), np.float64), random_array(rng, (2, 3, 4), np.int32)]
-    views = [lambda x: x, lambda x: x[::-1, :, ::-2].repeat(2, -1), lambda x: np.asfortranarray(x),
-             lambda x: x.transpose(2, 0, 1).transpose(1, 2, 0)]
-    for v in views:
-        hs = [v(x) for x in h]
-        ds = [v(gpuarr.asarray(x)) if v is not views[2] else gpuarr.asfortranarray(gpuarr.asarray(x)) for x in h]
-        ds = [gpuarr.asarray(np.ascontiguousarray(x)) if v is views[1] else y for x, y in zip(hs, ds)]
+    views = [
+        (lambda x: x, lambda x: x),
+        (lambda x: x[::-1, :, ::-1], lambda x: x[::-1, :, ::-1]),
+        (np.asfortranarray, gpuarr.asfortranarray),
+        (lambda x: x.transpose(2, 0, 1).copy().transpose(1, 2, 0),
+         lambda x: x.transpose(2, 0, 1).copy().transpose(1, 2, 0)),
+    ]
+    for vh, vd in views:
+        hs = [vh(x) for x in h]
+        ds = [vd(gpuarr.asarray(x)) for x in h]
         run_both("concatenate", (hs,), (ds,), {"axis": axis})
         if axis is not None:
             run_both("stack", (hs,), (ds,), {"axis": axis})

@@ -15,10 +15,8 @@
 namespace gpuarr::bind {
 namespace {
 
-Dims axes_arg(py::handle obj) {
-  if (PyIndex_Check(obj.ptr())) return {py::cast<int64_t>(obj)};
-  return shape_from_py(obj);  // any sequence of ints
-}
+// An int or a sequence of ints (negative values allowed).
+Dims axes_arg(py::handle obj) { return shape_from_py(obj); }
 
 std::vector<Dims> shapes_arg(py::handle seq) {
   std::vector<Dims> out;

@@ -122,7 +122,7 @@ def moveaxis(a, source, destination):
 def matrix_transpose(x, /):
     x = _arr(x)
     if x.ndim < 2:
-        raise ValueError("Input array must be at least 2-dimensional")
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
     return _core._swapaxes(x, -1, -2)
 
 
@@ -372,8 +372,7 @@ def _host_repeats(repeats):
         repeats = repeats.get()
     r = _np.asarray(repeats)
     if r.dtype != _np.intp:
-        _check_cast(r.dtype, _np.dtype(_np.intp), "same_kind")
-        r = r.astype(_np.intp)
+        r = r.astype(_np.intp)  # NumPy truncates float counts as well
     return r
 
 
