@@ -22,6 +22,7 @@ def pair(rng, shape, dtype, kind="c"):
     dbig = gpuarr.asarray(big)
     if kind == "c":
         key = tuple(slice(0, s) for s in shape)
+        key += (Ellipsis,)  # a 0-d array (not a NumPy scalar) for shape ()
         return big[key].copy(), dbig[key].copy()
     if kind == "s":
         key = tuple(slice(0, 2 * s, 2) for s in shape)
@@ -30,6 +31,7 @@ def pair(rng, shape, dtype, kind="c"):
     else:  # "t"
         h, d = pair(rng, shape[::-1], dtype, "s")
         return h.T, d.T
+    key += (Ellipsis,)
     return big[key], dbig[key]
 
 
