@@ -41,6 +41,7 @@ from gpuarr._ufuncs import (  # noqa: F401
 from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
 from gpuarr import linalg
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
+from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 
 __version__ = "0.1.0"
 
@@ -76,4 +77,4 @@ __all__ = [
     "linalg",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
-] + _ufuncs.ufunc_names + _sorting_all + _reductions_all
+] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__

@@ -1,0 +1,68 @@
+// Host-side shape arithmetic of the shape and data-movement operations (broadcast_shapes,
+// axis tuples, moveaxis, expand_dims, squeeze, concatenate, array_split, diagonal), with
+// NumPy 2's errors and messages. No CUDA, no Python.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/layout.hpp"
+
+namespace gpuarr {
+
+// The shape all `shapes` broadcast to (numpy.broadcast_shapes); ValueError "shape
+// mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg i with
+// shape (a,b) and arg j with shape (c,)." as NumPy's broadcast object reports it.
+Dims broadcast_shapes(const std::vector<Dims>& shapes);
+
+// numpy.lib.array_utils.normalize_axis_tuple: each axis in [0, ndim), AxisError (with
+// "argname: " before the message when argname is given) or ValueError "repeated axis" /
+// "repeated axis in `argname` argument".
+Dims normalize_axis_tuple(const Dims& axes, int64_t ndim, const std::string& argname = "");
+
+// The permutation numpy.moveaxis applies; ValueError when source and destination differ
+// in length.
+Dims moveaxis_permutation(int64_t ndim, const Dims& source, const Dims& destination);
+
+// numpy.expand_dims: inserts length-1 axes at `axes` (normalised against the result's
+// ndim). The new axes get the stride NumPy's reshape gives them.
+void expand_dims_layout(Dims& shape, Dims& strides, const Dims& axes, int64_t itemsize);
+
+// numpy.squeeze: removes the axes in `axes`, or all length-1 axes when `all` is true;
+// ValueError "cannot select an axis to squeeze out which has size not equal to one".
+void squeeze_layout(Dims& shape, Dims& strides, const Dims& axes, bool all);
+
+// Shape of numpy.concatenate of arrays of `shapes` along `axis` (already a plain int;
+// normalised here), with NumPy's ValueErrors/AxisError.
+Dims concatenate_shape(const std::vector<Dims>& shapes, int64_t axis);
+
+// Boundaries of numpy.array_split into `sections` parts of `n` elements (sections + 1
+// values starting at 0); ValueError "number sections must be larger than 0." and, when
+// `equal` (numpy.split), "array split does not result in an equal division".
+Dims array_split_bounds(int64_t n, int64_t sections, bool equal);
+
+// numpy.diagonal as a view: removes axis1 and axis2 and appends the diagonal axis;
+// `offset_bytes` is increased by the byte offset of the first element. Errors as NumPy's.
+void diagonal_layout(Dims& shape, Dims& strides, int64_t& offset_bytes, int64_t offset,
+                     int64_t axis1, int64_t axis2);
+
+// numpy.tile's result shape for an array of `shape` and `reps`; also returns the shape the
+// input is viewed as (padded with leading 1s) in `in_shape`.
+Dims tile_shape(const Dims& shape, const Dims& reps, Dims& in_shape);
+
+}  // namespace gpuarr
+
+namespace gpuarr {
+
+// NumPy's PyArray_CreateMultiSortedStridePerm: the axes ordered from the largest to the
+// smallest |stride| as agreed by all operands (length-1 axes do not vote), stable.
+Dims multi_sorted_stride_perm(const std::vector<Dims>& shapes, const std::vector<Dims>& strides);
+
+// Strides of a fresh array of `shape` whose memory order follows `perm` (outermost first).
+Dims strides_for_perm(const Dims& shape, const Dims& perm, int64_t itemsize);
+
+// The error numpy.broadcast_to raises, or none: checks that `shape` broadcasts to `target`
+// and returns the view's strides.
+Dims broadcast_to_strides(const Dims& shape, const Dims& strides, const Dims& target);
+
+}  // namespace gpuarr

@@ -1,0 +1,24 @@
+// Device entry points of the shape and data-movement operations that need kernels of
+// their own (everything else is views plus assign_array). Dtype-agnostic: elements move as
+// itemsize-byte words. Each runs on `stream` and returns without waiting.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace gpuarr {
+
+// In a C-contiguous batch of `batch` matrices of rows x cols elements, zeroes the
+// elements (i, j) with j - i < k (lower == false: numpy.triu keeps j - i >= k) or
+// j - i > k (lower == true: numpy.tril keeps j - i <= k).
+void launch_triangle_zero(char* data, int64_t batch, int64_t rows, int64_t cols, int64_t k,
+                          bool lower, int64_t itemsize, cudaStream_t stream);
+
+// Gather along the middle axis of C-contiguous (outer, n_src, inner) `src` into
+// C-contiguous (outer, n_out, inner) `out`: out[o, t, i] = src[o, idx[t], i], with `idx`
+// n_out int64 values in [0, n_src) in device memory.
+void launch_repeat_gather(char* out, const char* src, const int64_t* idx, int64_t outer,
+                          int64_t n_src, int64_t n_out, int64_t inner, int64_t itemsize,
+                          cudaStream_t stream);
+
+}  // namespace gpuarr

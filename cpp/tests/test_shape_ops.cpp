@@ -1,0 +1,149 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "core/shape_ops.hpp"
+
+using namespace gpuarr;
+
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "<no exception>";
+}
+
+TEST(ShapeOps, BroadcastShapes) {
+  EXPECT_EQ(broadcast_shapes({}), Dims{});
+  EXPECT_EQ(broadcast_shapes({{2, 1}, {3}}), (Dims{2, 3}));
+  EXPECT_EQ(broadcast_shapes({{}, {4, 1, 3}, {5, 1}}), (Dims{4, 5, 3}));
+  EXPECT_EQ(broadcast_shapes({{0}, {1}}), (Dims{0}));
+  EXPECT_EQ(message_of<ValueError>([] { broadcast_shapes({{2}, {3}}); }),
+            "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+            "between arg 0 with shape (2,) and arg 1 with shape (3,).");
+  EXPECT_EQ(message_of<ValueError>([] { broadcast_shapes({{2, 3}, {4, 1, 3}, {5}}); }),
+            "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+            "between arg 0 with shape (2, 3) and arg 2 with shape (5,).");
+  // The argument that set the dimension is named, not argument 0.
+  EXPECT_EQ(message_of<ValueError>([] { broadcast_shapes({{1}, {3}, {4}}); }),
+            "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+            "between arg 1 with shape (3,) and arg 2 with shape (4,).");
+}
+
+TEST(ShapeOps, NormalizeAxisTuple) {
+  EXPECT_EQ(normalize_axis_tuple({-1, 0}, 3), (Dims{2, 0}));
+  EXPECT_EQ(message_of<ValueError>([] { normalize_axis_tuple({0, -3}, 3); }), "repeated axis");
+  EXPECT_EQ(message_of<ValueError>([] { normalize_axis_tuple({0, 0}, 3, "source"); }),
+            "repeated axis in `source` argument");
+  EXPECT_EQ(message_of<AxisError>([] { normalize_axis_tuple({3}, 2, "source"); }),
+            "source: axis 3 is out of bounds for array of dimension 2");
+}
+
+TEST(ShapeOps, MoveaxisPermutation) {
+  EXPECT_EQ(moveaxis_permutation(3, {0}, {-1}), (Dims{1, 2, 0}));
+  EXPECT_EQ(moveaxis_permutation(3, {-1}, {0}), (Dims{2, 0, 1}));
+  EXPECT_EQ(moveaxis_permutation(4, {0, 1}, {-1, -2}), (Dims{2, 3, 1, 0}));
+  EXPECT_EQ(moveaxis_permutation(4, {3, 0}, {0, 3}), (Dims{3, 1, 2, 0}));
+  EXPECT_THROW(moveaxis_permutation(2, {0, 1}, {1}), ValueError);
+  EXPECT_THROW(moveaxis_permutation(2, {0}, {2}), AxisError);
+}
+
+TEST(ShapeOps, ExpandDims) {
+  Dims shape{2, 3}, strides{24, 8};
+  expand_dims_layout(shape, strides, {0, -1}, 8);
+  EXPECT_EQ(shape, (Dims{1, 2, 3, 1}));
+  EXPECT_EQ(strides[1], 24);
+  EXPECT_EQ(strides[2], 8);
+  // NumPy: np.expand_dims(np.zeros((2,3))[:, ::2], (0,2,4)).strides == (48,24,32,16,16)
+  shape = {2, 2};
+  strides = {24, 16};
+  expand_dims_layout(shape, strides, {0, 2, 4}, 8);
+  EXPECT_EQ(shape, (Dims{1, 2, 1, 2, 1}));
+  EXPECT_EQ(strides, (Dims{48, 24, 32, 16, 16}));
+  EXPECT_THROW(expand_dims_layout(shape, strides, {0, 0}, 8), ValueError);
+  EXPECT_THROW(expand_dims_layout(shape, strides, {9}, 8), AxisError);
+}
+
+TEST(ShapeOps, Squeeze) {
+  Dims shape{1, 3, 1}, strides{24, 8, 8};
+  squeeze_layout(shape, strides, {}, true);
+  EXPECT_EQ(shape, Dims{3});
+  EXPECT_EQ(strides, Dims{8});
+  shape = {1, 3, 1};
+  strides = {24, 8, 8};
+  squeeze_layout(shape, strides, {-1}, false);
+  EXPECT_EQ(shape, (Dims{1, 3}));
+  EXPECT_EQ(message_of<ValueError>([&] { squeeze_layout(shape, strides, {1}, false); }),
+            "cannot select an axis to squeeze out which has size not equal to one");
+  EXPECT_EQ(message_of<ValueError>([&] { squeeze_layout(shape, strides, {0, -2}, false); }),
+            "duplicate value in 'axis'");
+  EXPECT_THROW(squeeze_layout(shape, strides, {2}, false), AxisError);
+}
+
+TEST(ShapeOps, ConcatenateShape) {
+  EXPECT_EQ(concatenate_shape({{2, 3}, {4, 3}}, 0), (Dims{6, 3}));
+  EXPECT_EQ(concatenate_shape({{2, 3}, {2, 0}, {2, 1}}, -1), (Dims{2, 4}));
+  EXPECT_EQ(message_of<ValueError>([] { concatenate_shape({}, 0); }),
+            "need at least one array to concatenate");
+  EXPECT_EQ(message_of<ValueError>([] { concatenate_shape({{}, {}}, 0); }),
+            "zero-dimensional arrays cannot be concatenated");
+  EXPECT_EQ(message_of<ValueError>([] { concatenate_shape({{2, 2}, {2, 3}}, 0); }),
+            "all the input array dimensions except for the concatenation axis must match "
+            "exactly, but along dimension 1, the array at index 0 has size 2 and the array at "
+            "index 1 has size 3");
+  EXPECT_EQ(message_of<ValueError>([] { concatenate_shape({{2, 2}, {3}}, 0); }),
+            "all the input arrays must have same number of dimensions, but the array at index 0 "
+            "has 2 dimension(s) and the array at index 1 has 1 dimension(s)");
+  EXPECT_THROW(concatenate_shape({{2, 2}, {2, 2}}, 2), AxisError);
+}
+
+TEST(ShapeOps, ArraySplitBounds) {
+  EXPECT_EQ(array_split_bounds(5, 3, false), (Dims{0, 2, 4, 5}));
+  EXPECT_EQ(array_split_bounds(2, 4, false), (Dims{0, 1, 2, 2, 2}));
+  EXPECT_EQ(array_split_bounds(6, 3, true), (Dims{0, 2, 4, 6}));
+  EXPECT_EQ(message_of<ValueError>([] { array_split_bounds(5, 2, true); }),
+            "array split does not result in an equal division");
+  EXPECT_EQ(message_of<ValueError>([] { array_split_bounds(5, 0, false); }),
+            "number sections must be larger than 0.");
+}
+
+TEST(ShapeOps, Diagonal) {
+  Dims shape{3, 4}, strides{32, 8};
+  int64_t off = 0;
+  diagonal_layout(shape, strides, off, 1, 0, 1);
+  EXPECT_EQ(shape, Dims{3});
+  EXPECT_EQ(strides, Dims{40});
+  EXPECT_EQ(off, 8);
+  shape = {2, 3, 4};
+  strides = {96, 32, 8};
+  off = 0;
+  diagonal_layout(shape, strides, off, -1, 2, 1);  // axis1 = 2 (size 4), axis2 = 1 (size 3)
+  EXPECT_EQ(shape, (Dims{2, 3}));
+  EXPECT_EQ(strides, (Dims{96, 40}));
+  EXPECT_EQ(off, 8);
+  shape = {2, 2};
+  strides = {16, 8};
+  off = 0;
+  diagonal_layout(shape, strides, off, 5, 0, 1);
+  EXPECT_EQ(shape, Dims{0});
+  EXPECT_EQ(off, 0);
+  EXPECT_EQ(message_of<ValueError>([&] { diagonal_layout(shape, strides, off, 0, 0, 0); }),
+            "diag requires an array of at least two dimensions");
+  shape = {2, 2};
+  strides = {16, 8};
+  EXPECT_EQ(message_of<ValueError>([&] { diagonal_layout(shape, strides, off, 0, 1, -1); }),
+            "axis1 and axis2 cannot be the same");
+  EXPECT_EQ(message_of<AxisError>([&] { diagonal_layout(shape, strides, off, 0, 3, 1); }),
+            "axis1: axis 3 is out of bounds for array of dimension 2");
+}
+
+TEST(ShapeOps, Tile) {
+  Dims in;
+  EXPECT_EQ(tile_shape({2, 3}, {2}, in), (Dims{2, 6}));
+  EXPECT_EQ(in, (Dims{2, 3}));
+  EXPECT_EQ(tile_shape({3}, {2, 1, 2}, in), (Dims{2, 1, 6}));
+  EXPECT_EQ(in, (Dims{1, 1, 3}));
+  EXPECT_THROW(tile_shape({3}, {-1}, in), ValueError);
+}

@@ -1,0 +1,105 @@
+"""concatenate / stack and friends against NumPy: result dtypes, layouts, out=, errors."""
+
+import numpy as np
+import pytest
+
+import gpuarr
+from conftest import GPU_MODULE, assert_gpu_equal, assert_same_exception, outcome, random_array
+
+pytestmark = GPU_MODULE
+
+DTYPES = [np.dtype(n) for n in ("bool", "int8", "uint16", "int64", "float16", "float64",
+                                "complex64", "complex128")]
+
+
+def run_both(name, hargs, dargs, kw=None, strides=True, message=True):
+    kw = kw or {}
+    kn, vn, _ = outcome(getattr(np, name), *hargs, **kw)
+    kg, vg, _ = outcome(getattr(gpuarr, name), *dargs, **kw)
+    assert kn == kg, (name, vn, vg)
+    if kn == "raise":
+        assert_same_exception(vg, vn, message=message)
+    else:
+        assert_gpu_equal(vg, vn, strides=strides and vn.size > 0)
+
+
+@pytest.mark.parametrize("dt1", DTYPES, ids=str)
+@pytest.mark.parametrize("dt2", DTYPES[::3], ids=str)
+def test_concatenate_dtypes(rng, dt1, dt2):
+    a, b = random_array(rng, (2, 3), dt1), random_array(rng, (4, 3), dt2)
+    da, db = gpuarr.asarray(a), gpuarr.asarray(b)
+    run_both("concatenate", ([a, b],), ([da, db],))
+    run_both("concatenate", ([a, b],), ([da, db],), {"axis": None})
+    run_both("concatenate", ([a.T, b.T],), ([da.T, db.T],), {"axis": 1})
+    run_both("concatenate", ([a, b],), ([da, db],), {"dtype": np.float32, "casting": "unsafe"})
+    run_both("concatenate", ([a, b],), ([da, db],), {"dtype": np.int8})
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, None])
+def test_concatenate_layouts(rng, axis):
+    h = [random_array(rng, (2, 3, 4), np.float64), random_array(rng, (2, 3, 4), np.int32)]
+    views = [
+        (lambda x: x, lambda x: x),
+        (lambda x: x[::-1, :, ::-1], lambda x: x[::-1, :, ::-1]),
+        (np.asfortranarray, gpuarr.asfortranarray),
+        (lambda x: x.transpose(2, 0, 1).copy().transpose(1, 2, 0),
+         lambda x: x.transpose(2, 0, 1).copy().transpose(1, 2, 0)),
+    ]
+    for vh, vd in views:
+        hs = [vh(x) for x in h]
+        ds = [vd(gpuarr.asarray(x)) for x in h]
+        run_both("concatenate", (hs,), (ds,), {"axis": axis})
+        if axis is not None:
+            run_both("stack", (hs,), (ds,), {"axis": axis})
+    e = [np.zeros((0, 3)), np.ones((2, 3), np.float32)]
+    run_both("concatenate", (e,), ([gpuarr.asarray(x) for x in e],))
+
+
+def test_concatenate_out_and_errors(rng):
+    a, b = np.arange(4.0).reshape(2, 2), np.ones((2, 2), complex)
+    da, db = gpuarr.asarray(a), gpuarr.asarray(b)
+    out = gpuarr.zeros((4, 2), complex)
+    r = gpuarr.concatenate([da, db], out=out)
+    assert r is out
+    assert_gpu_equal(out, np.concatenate([a, b]))
+    outT = gpuarr.zeros((2, 4), complex).T
+    gpuarr.concatenate([da, db], out=outT)
+    assert_gpu_equal(outT, np.concatenate([a, b]), strides=False)
+    cases = [
+        ([a, b], {"out": np.zeros((4, 2))}, [da, db], {"out": gpuarr.zeros((4, 2))}),
+        ([a, a], {"out": np.zeros((5, 2))}, [da, da], {"out": gpuarr.zeros((5, 2))}),
+        ([a, a], {"out": np.zeros((4, 2)), "dtype": int}, [da, da], {"out": gpuarr.zeros((4, 2)), "dtype": int}),
+        ([a, np.zeros(3)], {}, [da, gpuarr.zeros(3)], {}),
+        ([a, np.zeros((2, 3))], {}, [da, gpuarr.zeros((2, 3))], {}),
+        ([a, np.zeros((2, 3))], {"axis": 2}, [da, gpuarr.zeros((2, 3))], {"axis": 2}),
+        ([np.zeros(()), np.zeros(())], {}, [gpuarr.zeros(()), gpuarr.zeros(())], {}),
+        ([], {}, [], {}),
+        ([a, b], {"dtype": np.float64}, [da, db], {"dtype": np.float64}),
+    ]
+    for hargs, hkw, dargs, dkw in cases:
+        kn, vn, _ = outcome(np.concatenate, hargs, **hkw)
+        kg, vg, _ = outcome(gpuarr.concatenate, dargs, **dkw)
+        assert kn == kg == "raise", (vn, vg)
+        assert_same_exception(vg, vn)
+
+
+@pytest.mark.parametrize("dtype", DTYPES[::2], ids=str)
+@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 3), (2, 3, 2)], ids=str)
+def test_stack_family(rng, dtype, shape):
+    h = [random_array(rng, shape, dtype) for _ in range(3)]
+    d = [gpuarr.asarray(x) for x in h]
+    for name in ("stack", "vstack", "hstack", "dstack", "column_stack"):
+        run_both(name, (h,), (d,))
+        run_both(name, (h[:1],), (d[:1],))
+    run_both("stack", (h,), (d,), {"axis": -1})
+    run_both("stack", (h,), (d,), {"axis": len(shape) + 1})
+    run_both("concat", (h,), (d,), message=False)
+
+
+def test_stack_errors():
+    run_both("stack", ([],), ([],))
+    run_both("stack", ([np.zeros(2), np.zeros(3)],), ([gpuarr.zeros(2), gpuarr.zeros(3)],))
+    run_both("vstack", ([np.zeros(2), np.zeros(3)],), ([gpuarr.zeros(2), gpuarr.zeros(3)],))
+    run_both("hstack", ([np.zeros((2, 2)), np.zeros((3, 2))],), ([gpuarr.zeros((2, 2)), gpuarr.zeros((3, 2))],))
+    run_both("stack", ([np.zeros(2, np.float32), np.zeros(2)],),
+             ([gpuarr.zeros(2, np.float32), gpuarr.zeros(2)],), {"dtype": np.float16, "casting": "safe"})
