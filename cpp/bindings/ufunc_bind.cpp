@@ -46,16 +46,19 @@ bool classify(py::handle h, Operand& op) {
   }
   PyObject* o = h.ptr();
   op.kind = OperandKind::WeakScalar;
+  // Exact Python types first: numpy.float64 and numpy.complex128 subclass float and
+  // complex but are strong (NEP 50).
   if (PyBool_Check(o)) op.promo = {DType::Bool, WeakKind::Bool};
-  else if (PyLong_Check(o)) op.promo = {DType::Int64, WeakKind::Int};
-  else if (PyFloat_Check(o)) op.promo = {DType::Float64, WeakKind::Float};
-  else if (PyComplex_Check(o)) op.promo = {DType::Complex128, WeakKind::Complex};
+  else if (PyFloat_CheckExact(o)) op.promo = {DType::Float64, WeakKind::Float};
+  else if (PyLong_CheckExact(o)) op.promo = {DType::Int64, WeakKind::Int};
+  else if (PyComplex_CheckExact(o)) op.promo = {DType::Complex128, WeakKind::Complex};
   else if (py::isinstance(h, numpy_generic())) {
     op.kind = OperandKind::StrongScalar;
     op.promo = {dtype_from_py(h.attr("dtype")), WeakKind::None};
-  } else {
-    return false;
-  }
+  } else if (PyLong_Check(o)) op.promo = {DType::Int64, WeakKind::Int};
+  else if (PyFloat_Check(o)) op.promo = {DType::Float64, WeakKind::Float};
+  else if (PyComplex_Check(o)) op.promo = {DType::Complex128, WeakKind::Complex};
+  else return false;
   return true;
 }
 

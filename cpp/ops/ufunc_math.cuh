@@ -285,7 +285,6 @@ struct Reciprocal {
       if (a == 0) {
         if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) return std::numeric_limits<T>::min();
         else if constexpr (sizeof(T) == 4 && std::is_signed_v<T>) return std::numeric_limits<T>::min();
-        else if constexpr (std::is_same_v<T, uint64_t>) return T(1) << 63;
         else return T(0);
       }
       if constexpr (std::is_signed_v<T>) return a == T(-1) ? T(-1) : a == 1 ? T(1) : T(0);
