@@ -14,11 +14,23 @@ namespace {
 using namespace sortdev;
 
 // Arithmetic in C with NumPy's rounding (float16: computed in float, rounded each time).
+// NumPy's _lerp rounds the product diff_b_a * t before the add/subtract; nvcc would
+// contract a + d * t into one FMA (one rounding), which differed from NumPy by an ulp on
+// the H100. The _rn intrinsics are never contracted.
+__device__ __forceinline__ float rn_add(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ float rn_sub(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ float rn_mul(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double rn_add(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ double rn_sub(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ double rn_mul(double a, double b) { return __dmul_rn(a, b); }
+
 template <class C>
 struct Arith {
-  static __device__ C add(C a, C b) { return a + b; }
-  static __device__ C sub(C a, C b) { return a - b; }
-  static __device__ C mul(C a, C b) { return a * b; }
+  static_assert(std::is_same_v<C, float> || std::is_same_v<C, double>,
+                "Arith<C>: float or double (float16 has its own)");
+  static __device__ C add(C a, C b) { return rn_add(a, b); }
+  static __device__ C sub(C a, C b) { return rn_sub(a, b); }
+  static __device__ C mul(C a, C b) { return rn_mul(a, b); }
   static __device__ C div(C a, C b) { return a / b; }
   template <class T>
   static __device__ C from(const T& v) {
