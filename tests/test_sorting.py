@@ -91,13 +91,15 @@ def test_complex_order():
 def test_sort_method_in_place(rng, dtype):
     h = data_with_specials(rng, (6, 9), dtype)
     for axis in (0, 1, -1):
-        d = ga.asarray(h)
+        hh = h.copy()  # host mirror of d: sorted in place through the same view
+        d = ga.asarray(hh)
         view = d[:, ::-2]
-        hv = h.copy()[:, ::-2]
+        hv = hh[:, ::-2]
         assert view.sort(axis=axis) is None
         hv.sort(axis=axis)
         nan_equal(view.get(), hv)
-        np.testing.assert_array_equal(d.argsort(axis=axis).get(), h.argsort(axis=axis, kind="stable"))
+        nan_equal(d.get(), hh)  # the base: sorted columns written back, the others untouched
+        np.testing.assert_array_equal(d.argsort(axis=axis).get(), hh.argsort(axis=axis, kind="stable"))
 
 
 @gpu_test
@@ -400,3 +402,89 @@ def test_quantile_errors():
         ga.quantile(ga.asarray(np.array([1j])), 0.5)
     with pytest.raises(np.exceptions.AxisError):
         ga.median(ga.zeros((2, 3)), axis=2)
+
+
+# --- nanmedian / nanpercentile / nanquantile --------------------------------------------
+
+
+def nan_data(rng, shape, dtype):
+    """Random values with a varying number of NaNs per row (so rows have different valid
+    counts), duplicates, and (floats) one all-NaN row that is not the first."""
+    h = random_array(rng, shape, dtype)
+    h[1, 3] = h[1, 4]
+    if np.dtype(dtype).kind == "f":
+        for r in range(shape[0]):
+            h[r, rng.integers(0, shape[1], size=r)] = np.nan
+        h[2] = np.nan
+    return h
+
+
+def check_nan_fn(np_fn, ga_fn, h, *args, **kw):
+    k1, r, w1 = outcome(np_fn, h, *args, **kw)
+    k2, g, w2 = outcome(ga_fn, ga.asarray(h), *args, **kw)
+    assert k1 == k2 == "ok", (r, g)
+    r = np.asarray(r)
+    assert g.dtype == r.dtype and g.shape == r.shape, (g.dtype, r.dtype, g.shape, r.shape, kw)
+    nan_equal(g.get(), r)
+    assert w1 == w2, (w1, w2, kw)  # RuntimeWarning for all-NaN slices
+
+
+@gpu_test
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dtype", [np.int32, np.float16, np.float32, np.float64], ids=dtype_id)
+def test_nanquantile_methods(rng, dtype, method):
+    h = nan_data(rng, (6, 11), dtype)
+    for q in (0.5, 0.0, 1.0, np.array([0.1, 0.25, 0.999]), np.array([[0.3], [0.7]], np.float32)):
+        for axis in (None, 1, 0):
+            check_nan_fn(np.nanquantile, ga.nanquantile, h, q, axis=axis, method=method)
+    check_nan_fn(np.nanpercentile, ga.nanpercentile, h, [5, 50.5, 95], axis=1, method=method,
+                 keepdims=True)
+    # The rows without their all-NaN one, through a strided view, over two axes.
+    h3 = h[[0, 1, 3, 4, 5]].reshape(5, 11, 1)[:, ::-2]
+    check_nan_fn(np.nanquantile, ga.nanquantile, h3, 0.3, axis=(0, 1), method=method)
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=dtype_id)
+def test_nanquantile_all_nan_first_slice(rng, dtype):
+    # NumPy (apply_along_axis) gives the first slice's dtype: a's when it is all-NaN.
+    h = nan_data(rng, (6, 11), dtype)[[2, 0, 1]]
+    check_nan_fn(np.nanquantile, ga.nanquantile, h, np.array([0.2, 0.5]), axis=1)
+    check_nan_fn(np.nanquantile, ga.nanquantile, h[1:], np.array([0.2, 0.5]), axis=1)
+    check_nan_fn(np.nanquantile, ga.nanquantile, h[0], np.array([0.2, 0.5]))
+    check_nan_fn(np.nanpercentile, ga.nanpercentile, h[0], 30)
+    check_nan_fn(np.nanquantile, ga.nanquantile, np.full((2, 3), np.nan, dtype), 0.5, axis=0)
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int16, np.bool_],
+                         ids=dtype_id)
+def test_nanmedian(rng, dtype):
+    h = nan_data(rng, (6, 11), dtype)
+    for axis in (None, 0, 1, -1, (0, 1)):
+        for keepdims in (False, True):
+            check_nan_fn(np.nanmedian, ga.nanmedian, h, axis=axis, keepdims=keepdims)
+    check_nan_fn(np.nanmedian, ga.nanmedian, h.T[::-1], axis=0)
+    check_nan_fn(np.nanmedian, ga.nanmedian, h[2], axis=None)  # all-NaN (floats)
+    check_nan_fn(np.nanmedian, ga.nanmedian, h[[2, 0]], axis=1)  # first slice all-NaN
+    check_nan_fn(np.nanmedian, ga.nanmedian, np.array(h[0, 0]))  # 0-d
+    d = ga.empty((6,), dtype=np.nanmedian(h, axis=1).dtype)
+    assert ga.nanmedian(ga.asarray(h), axis=1, out=d) is d
+    nan_equal(d.get(), np.nanmedian(h, axis=1))
+
+
+@gpu_test
+def test_nan_order_statistics_empty_and_errors():
+    for shape, axis in [((0,), None), ((3, 0), 1), ((0, 4), 0), ((0, 4), 1)]:
+        h = np.zeros(shape)
+        check_nan_fn(np.nanmedian, ga.nanmedian, h, axis=axis)
+        check_nan_fn(np.nanquantile, ga.nanquantile, h, 0.5, axis=axis)
+    d = ga.asarray(np.array([1.0, np.nan]))
+    for fn, q, kw in [("nanquantile", 1.5, {}), ("nanpercentile", -1, {}),
+                      ("nanquantile", 0.5, {"method": "foo"}), ("nanquantile", np.nan, {})]:
+        k1, e1, _ = outcome(getattr(np, fn), np.array([1.0, np.nan]), q, **kw)
+        k2, e2, _ = outcome(getattr(ga, fn), d, q, **kw)
+        assert k1 == k2 == "raise"
+        assert_same_exception(e2, e1)
+    with pytest.raises(TypeError, match="real numbers"):
+        ga.nanquantile(ga.asarray(np.array([1j])), 0.5)

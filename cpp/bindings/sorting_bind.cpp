@@ -143,6 +143,18 @@ py::object quantile_rows(py::handle rows, const std::vector<int64_t>& prev,
       quantile_sorted_rows(arr(rows), prev, next, gamma, mode, dtype_from_py(out_dtype)));
 }
 
+py::object quantile_rows_nan(py::handle rows, py::handle counts,
+                             const std::vector<int64_t>& sizes, int64_t nq,
+                             const std::vector<int64_t>& prev, const std::vector<int64_t>& next,
+                             const std::vector<double>& gamma, int mode, py::handle out_dtype) {
+  return make_owner(quantile_sorted_rows_nan(arr(rows), arr(counts), sizes, nq, prev, next,
+                                             gamma, mode, dtype_from_py(out_dtype)));
+}
+
+py::object nonnan_counts(py::handle rows) {
+  return make_owner(nonnan_counts_sorted_rows(arr(rows)));
+}
+
 int64_t kth_check(int64_t kth, int64_t n) { return normalize_kth(kth, n); }
 
 }  // namespace
@@ -164,6 +176,10 @@ GPUARR_BINDINGS(110) {
   m.def("_sorted_rows", &sorted_rows, py::arg("a"), py::arg("axes"));
   m.def("_quantile_rows", &quantile_rows, py::arg("rows"), py::arg("prev"), py::arg("next"),
         py::arg("gamma"), py::arg("mode"), py::arg("out_dtype"));
+  m.def("_quantile_rows_nan", &quantile_rows_nan, py::arg("rows"), py::arg("counts"),
+        py::arg("sizes"), py::arg("nq"), py::arg("prev"), py::arg("next"), py::arg("gamma"),
+        py::arg("mode"), py::arg("out_dtype"));
+  m.def("_nonnan_counts", &nonnan_counts, py::arg("rows"));
   m.def("_normalize_kth", &kth_check, py::arg("kth"), py::arg("n"));
 }
 

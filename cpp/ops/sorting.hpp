@@ -73,4 +73,16 @@ NDArray quantile_sorted_rows(const NDArray& rows, const std::vector<int64_t>& pr
                              const std::vector<int64_t>& next, const std::vector<double>& gamma,
                              int mode, DType out_dtype);
 
+// The NaN-ignoring variant (nanmedian/nanquantile): row s uses only its first counts[s]
+// elements (int64 per row, from nonnan_counts_sorted_rows), with the nq parameters of the
+// block k where sizes[k] == counts[s] (sizes ascending, in [1, n]; prev/next/gamma hold
+// nq values per block, at k * nq + q). Rows with counts[s] == 0 give NaN.
+NDArray quantile_sorted_rows_nan(const NDArray& rows, const NDArray& counts,
+                                 const std::vector<int64_t>& sizes, int64_t nq,
+                                 const std::vector<int64_t>& prev,
+                                 const std::vector<int64_t>& next,
+                                 const std::vector<double>& gamma, int mode, DType out_dtype);
+// The number of non-NaN elements of each sorted row (n for integer rows), int64 (nseg,).
+NDArray nonnan_counts_sorted_rows(const NDArray& rows);
+
 }  // namespace gpuarr

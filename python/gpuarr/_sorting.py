@@ -20,7 +20,8 @@ from gpuarr._core import ndarray as _ndarray
 __all__ = [
     "sort", "argsort", "lexsort", "searchsorted", "partition", "argpartition", "unique",
     "unique_values", "unique_counts", "unique_inverse", "unique_all", "bincount",
-    "histogram", "median", "percentile", "quantile",
+    "histogram", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
+    "nanquantile",
 ]
 
 
@@ -319,15 +320,40 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
 
 
-def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
-    if weights is not None:
-        raise NotImplementedError("gpuarr.quantile: weights are not supported")
-    from numpy.lib._function_base_impl import _QuantileMethods, _get_gamma, _get_indexes, _lerp
+def _quantile_method(method):
+    from numpy.lib._function_base_impl import _QuantileMethods
     try:
-        props = _QuantileMethods[method]
+        return _QuantileMethods[method]
     except KeyError:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
                          f"{_QuantileMethods.keys()}") from None
+
+
+def _quantile_params(n, q, props, method, dtype, weak_q):
+    """NumPy's order statistics for rows of n sorted values: (prev, next, gamma, mode,
+    out_dtype), prev/next int64 in [0, n) and gamma float64, one per element of q, computed
+    by NumPy's own _quantile helpers on the host (n as a Python int, as NumPy has it)."""
+    from numpy.lib._function_base_impl import _get_gamma, _get_indexes, _lerp
+    vi = _np.asanyarray(props["get_virtual_index"](n, q))
+    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
+        prev = vi.astype(_np.int64).reshape(-1)
+        prev = _np.where(prev < 0, prev + n, prev)
+        return prev, prev, _np.zeros(prev.size), 0, dtype
+    p, nx = _get_indexes(_np.zeros(1, dtype), vi, n)
+    g = _get_gamma(vi, p, props)
+    sample = float(g.reshape(-1)[0]) if weak_q else g.reshape(-1)[:1]
+    out_dtype = _np.asarray(_lerp(_np.zeros(1, dtype), _np.zeros(1, dtype), sample)).dtype
+    prev = p.reshape(-1).astype(_np.int64)
+    nxt = nx.reshape(-1).astype(_np.int64)
+    prev = _np.where(prev < 0, prev + n, prev)
+    nxt = _np.where(nxt < 0, nxt + n, nxt)
+    return prev, nxt, g.reshape(-1).astype(_np.float64), 1, out_dtype
+
+
+def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
+    if weights is not None:
+        raise NotImplementedError("gpuarr.quantile: weights are not supported")
+    props = _quantile_method(method)
     if q.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     axes_arg, axes = _reduced_axes(a, axis)
@@ -338,25 +364,73 @@ def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
         h = _np.quantile(_np.zeros(a.shape, a.dtype), q, axis=axis, method=method,
                          keepdims=keepdims)
         return _finish(_core.asarray(_np.asarray(h)), out)
-    vi = _np.asanyarray(props["get_virtual_index"](n, q))
-    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
-        prev = vi.astype(_np.int64).reshape(-1)
-        prev = _np.where(prev < 0, prev + n, prev)
-        nxt, gamma, mode, out_dtype = prev, _np.zeros(prev.size), 0, a.dtype
-    else:
-        p, nx = _get_indexes(_np.zeros(1, a.dtype), vi, n)
-        g = _get_gamma(vi, p, props)
-        sample = float(g.reshape(-1)[0]) if weak_q else g.reshape(-1)[:1]
-        out_dtype = _np.asarray(_lerp(_np.zeros(1, a.dtype), _np.zeros(1, a.dtype), sample)).dtype
-        prev = p.reshape(-1).astype(_np.int64)
-        nxt = nx.reshape(-1).astype(_np.int64)
-        prev = _np.where(prev < 0, prev + n, prev)
-        nxt = _np.where(nxt < 0, nxt + n, nxt)
-        gamma, mode = g.reshape(-1).astype(_np.float64), 1
+    prev, nxt, gamma, mode, out_dtype = _quantile_params(n, q, props, method, a.dtype, weak_q)
     rows = _core._sorted_rows(a, axes_arg)
     res = _core._quantile_rows(rows, prev.tolist(), nxt.tolist(), gamma.tolist(), mode,
                                out_dtype)
     return _finish(res.reshape(q.shape + _out_shape(a, axes, keepdims)), out)
+
+
+def _nan_rows(a, axes_arg, nq, params):
+    """Order statistics of each reduced slice of a float array over its non-NaN values.
+    params(m) gives (prev, next, gamma, mode, out_dtype) for m values. Returns the
+    (nq, slices) result; all-NaN slices give NaN with NumPy's RuntimeWarning, and as with
+    NumPy (apply_along_axis), an all-NaN first slice makes the result a's dtype."""
+    import warnings
+    rows = _core._sorted_rows(a, axes_arg)
+    counts_d = _core._nonnan_counts(rows)
+    counts = counts_d.get()  # one small read: the warning and the per-size parameters
+    sizes = _np.unique(counts)
+    sizes = sizes[sizes > 0]
+    plans = [params(int(m)) for m in sizes]
+    mode, out_dtype = (plans[0] if plans else params(1))[3:]
+    cat = (lambda k, t: _np.concatenate([pl[k] for pl in plans]).astype(t).tolist()
+           if plans else [])
+    res = _core._quantile_rows_nan(rows, counts_d, sizes.tolist(), nq, cat(0, _np.int64),
+                                   cat(1, _np.int64), cat(2, _np.float64), mode, out_dtype)
+    if counts.size and (counts == 0).any():
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        if counts[0] == 0 and res.dtype != a.dtype:
+            res = res.astype(a.dtype)
+    return res
+
+
+def _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
+    if a.dtype.kind != "f":  # nothing to ignore: NumPy's nanquantile is quantile here
+        return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+    if weights is not None:
+        raise NotImplementedError("gpuarr.nanquantile: weights are not supported")
+    props = _quantile_method(method)
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    axes_arg, axes = _reduced_axes(a, axis)
+    if a.size == 0:
+        # NumPy: np.nanmean of the empty array (q ignored), with its warning.
+        h = _np.nanquantile(_np.zeros(a.shape, a.dtype), q, axis=axis, method=method,
+                            keepdims=keepdims)
+        return _finish(_core.asarray(_np.asarray(h)), out)
+    res = _nan_rows(a, axes_arg, q.size,
+                    lambda m: _quantile_params(m, q, props, method, a.dtype, weak_q))
+    return _finish(res.reshape(q.shape + _out_shape(a, axes, keepdims)), out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    a = _as(a)
+    if a.dtype.kind != "f":  # no NaN possible (complex: as median, unsupported)
+        return median(a, axis=axis, out=out, keepdims=keepdims)
+    axes_arg, axes = _reduced_axes(a, axis)
+    if a.size == 0:
+        # NumPy: np.nanmean of the empty array, with its warning.
+        return _finish(_core.asarray(_np.asarray(_np.nanmedian(
+            _np.zeros(a.shape, a.dtype), axis=axis, keepdims=keepdims))), out)
+    out_dtype = _np.median(_np.zeros(2, a.dtype)).dtype
+
+    def params(m):
+        p, r = ((m - 1) // 2, (m - 1) // 2) if m % 2 else (m // 2 - 1, m // 2)
+        return _np.array([p]), _np.array([r]), _np.zeros(1), 2, out_dtype
+
+    res = _nan_rows(a, axes_arg, 1, params)
+    return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
 
 
 def _host_q(q):
@@ -392,6 +466,36 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     if not _quantile_valid(q):
         raise ValueError("Percentiles must be in the range [0, 100]")
     return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    if interpolation is not None:
+        method = interpolation
+    a = _as(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    q = _host_q(q)
+    weak_q = type(q) in (int, float)
+    q = _np.asanyarray(q)
+    if not _quantile_valid(q):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    return _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    if interpolation is not None:
+        method = interpolation
+    a = _as(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    q = _host_q(q)
+    weak_q = type(q) in (int, float)
+    q = _np.asanyarray(_np.true_divide(q, 100))
+    if not _quantile_valid(q):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    return _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
 def _quantile_valid(q):
