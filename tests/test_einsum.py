@@ -1,5 +1,7 @@
 """einsum against NumPy over a broad list of subscripts."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -59,12 +61,54 @@ def test_einsum_noncontiguous(rng):
 
 def test_einsum_dtype_out_and_mixed(rng):
     a, b = data(rng, (3, 4), "int32"), data(rng, (4, 2), "float32")
-    check(gpuarr.einsum("ij,jk", gpuarr.asarray(a), gpuarr.asarray(b)), np.einsum("ij,jk", a, b))
-    check(gpuarr.einsum("ij->i", gpuarr.asarray(a), dtype="float64"),
-          np.einsum("ij->i", a, dtype="float64"))
-    out = gpuarr.empty((3, 2), dtype="float32")
-    assert gpuarr.einsum("ij,jk", gpuarr.asarray(a), gpuarr.asarray(b), out=out) is out
-    check(out, np.einsum("ij,jk", a, b))
+    ga, gb = gpuarr.asarray(a), gpuarr.asarray(b)
+    check(gpuarr.einsum("ij,jk", ga, gb), np.einsum("ij,jk", a, b))
+    check(gpuarr.einsum("ij->i", ga, dtype="float64"), np.einsum("ij->i", a, dtype="float64"))
+    # out= of the result type (int32 x float32 -> float64) is filled in place.
+    out, hout = gpuarr.empty((3, 2), dtype="float64"), np.empty((3, 2), "float64")
+    assert gpuarr.einsum("ij,jk", ga, gb, out=out) is out
+    check(out, np.einsum("ij,jk", a, b, out=hout))
+    # out= enters the compute type (NumPy): float32 operands summed in float64.
+    f = np.array([1e8, 1, -1e8, 1], "float32")
+    out0 = gpuarr.empty((), dtype="float64")
+    gpuarr.einsum("i->", gpuarr.asarray(f), out=out0)
+    check(out0, np.einsum("i->", f, out=np.empty((), "float64")))
+    assert float(gpuarr.asnumpy(out0)) == 2.0
+    # A narrower out= needs casting='unsafe' (or same_kind where the kinds agree).
+    out32, hout32 = gpuarr.empty((3, 2), dtype="float32"), np.empty((3, 2), "float32")
+    gpuarr.einsum("ij,jk", ga, gb, out=out32, casting="unsafe")
+    check(out32, np.einsum("ij,jk", a, b, out=hout32, casting="unsafe"))
+
+
+@pytest.mark.parametrize("subs,ops,kwargs", [
+    ("ij,jk", [("int32", (3, 4)), ("float32", (4, 2))], {"out": ("float32", (3, 2))}),
+    ("ij,jk", [("int32", (3, 4)), ("float32", (4, 2))], {"out": ("int64", (3, 2))}),
+    ("ij->i", [("float64", (3, 4))], {"dtype": "float32"}),
+    ("ij->i", [("int32", (3, 4))], {"dtype": "int16"}),
+    ("ij->i", [("int32", (3, 4))], {"dtype": "int16", "casting": "same_kind"}),
+    ("i->", [("float32", (4,))], {"dtype": "float32", "out": ("float64", ())}),
+    ("i->", [("float32", (4,))], {"out": ("float64", ()), "casting": "no"}),
+    ("i->", [("float32", (4,))], {"out": ("float16", ()), "casting": "same_kind"}),
+    ("i,i", [("float32", (4,)), ("float64", (4,))], {"casting": "equiv"}),
+    ("i,i", [("float32", (4,)), ("float32", (4,))], {"casting": "no"}),
+], ids=str)
+def test_einsum_casting(rng, subs, ops, kwargs):
+    """dtype=/out=/casting= as NumPy: the same TypeError text, or the same result."""
+    hs = [data(rng, shape, dt) for dt, shape in ops]
+    hk, gk = dict(kwargs), dict(kwargs)
+    if "out" in kwargs:
+        dt, shape = kwargs["out"]
+        hk["out"], gk["out"] = np.zeros(shape, dt), gpuarr.zeros(shape, dtype=dt)
+    try:
+        expected = np.einsum(subs, *hs, **hk)
+    except TypeError as e:
+        with pytest.raises(TypeError, match=re.escape(str(e))):
+            gpuarr.einsum(subs, *[gpuarr.asarray(h) for h in hs], **gk)
+        return
+    got = gpuarr.einsum(subs, *[gpuarr.asarray(h) for h in hs], **gk)
+    if "out" in gk:
+        assert got is gk["out"]
+    check(got, expected)
 
 
 def test_einsum_sublist_form(rng):
@@ -86,7 +130,10 @@ def test_einsum_seed_distance(rng):
     ("i", [(2, 3)], "operand has more dimensions than subscripts"),
     ("ij,jk", [(2, 3), (4, 5)], "operands could not be broadcast together with remapped shapes"),
     ("ii", [(2, 3)], "collapsing index 'i'"),
-    ("i,j", [(2,)], "fewer operands provided"),
+    ("i,j", [(2,)], "more operands provided"),      # NumPy's wording (sic)
+    ("i", [(2,), (2,)], "fewer operands provided"),
+    ("i,j,k", [(2,), (2,)], "more operands provided"),
+    ("ijk,j,k", [(2,), (2,)], "too many subscripts for operand 0"),
     ("ij->k", [(2, 3)], "which never appeared in an input"),
 ])
 def test_einsum_errors(subs, shapes, msg):

@@ -75,7 +75,12 @@ def test_norm_errors():
         gpuarr.linalg.norm(gpuarr.ones((2, 2, 2)), ord=2)
     with pytest.raises(ValueError, match="Duplicate axes given."):
         gpuarr.linalg.norm(m, axis=(0, 0))
-    with pytest.raises(TypeError):
-        gpuarr.linalg.norm(m, axis=1.5)
+    # NumPy takes int(axis) for a non-tuple axis: 1.5 is axis 1, a string is a TypeError.
+    h = np.ones((2, 2))
+    check(gpuarr.linalg.norm(m, axis=1.5), np.linalg.norm(h, axis=1.5))
+    with pytest.raises(TypeError, match="'axis' must be None, an integer or a tuple of integers"):
+        np.linalg.norm(h, axis="x")
+    with pytest.raises(TypeError, match="'axis' must be None, an integer or a tuple of integers"):
+        gpuarr.linalg.norm(m, axis="x")
     with pytest.raises(ValueError):
         gpuarr.linalg.norm(gpuarr.ones(0), ord=math.inf)

@@ -80,19 +80,25 @@ EinsumSpec parse_einsum(const std::string& subscripts, const std::vector<Dims>& 
     }
   }
   const size_t nop = shapes.size();
-  if (parts.size() > nop) {
-    throw ValueError("fewer operands provided to einstein sum function than specified in the "
-                     "subscripts string");
-  }
-  if (parts.size() < nop) {
-    throw ValueError("more operands provided to einstein sum function than specified in the "
-                     "subscripts string");
+  if (nop == 0) {
+    throw ValueError("must specify the einstein sum subscripts string and at least one operand");
   }
 
   std::vector<Term> terms;
   std::vector<int64_t> nbroadcast(nop, 0);
   int64_t max_broadcast = 0;
   for (size_t i = 0; i < nop; ++i) {
+    // NumPy's checks, in its order (each before parsing term i) and with its wording: a
+    // comma after the last operand's term says "more operands", a missing comma before the
+    // last operand says "fewer operands" (the reverse of what happened; NumPy's text).
+    if (i + 1 == nop && parts.size() > nop) {
+      throw ValueError("more operands provided to einstein sum function than specified in the "
+                       "subscripts string");
+    }
+    if (i + 1 < nop && i + 1 >= parts.size()) {
+      throw ValueError("fewer operands provided to einstein sum function than specified in the "
+                       "subscripts string");
+    }
     Term t = parse_term(parts[i], false);
     const int64_t ndim = static_cast<int64_t>(shapes[i].size());
     const int64_t nletters = static_cast<int64_t>(t.before.size() + t.after.size());

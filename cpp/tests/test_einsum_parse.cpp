@@ -96,12 +96,21 @@ TEST(EinsumParse, Errors) {
   EXPECT_EQ(error_of("i", {{2, 3}}),
             "operand has more dimensions than subscripts given in einstein sum, but no '...' "
             "ellipsis provided to broadcast the extra dimensions.");
+  // NumPy's (inverted) wording: a term too many says "more operands", one too few "fewer".
   EXPECT_EQ(error_of("i,j", {{2}}),
-            "fewer operands provided to einstein sum function than specified in the subscripts "
-            "string");
-  EXPECT_EQ(error_of("i", {{2}, {2}}),
             "more operands provided to einstein sum function than specified in the subscripts "
             "string");
+  EXPECT_EQ(error_of("i", {{2}, {2}}),
+            "fewer operands provided to einstein sum function than specified in the subscripts "
+            "string");
+  EXPECT_EQ(error_of("i,j,k", {{2}, {2}}),
+            "more operands provided to einstein sum function than specified in the subscripts "
+            "string");
+  // Earlier terms are parsed first, as in NumPy.
+  EXPECT_EQ(error_of("ijk,j,k", {{2}, {2}}),
+            "einstein sum subscripts string contains too many subscripts for operand 0");
+  EXPECT_EQ(error_of("i", {}),
+            "must specify the einstein sum subscripts string and at least one operand");
   EXPECT_EQ(error_of("i1", {{2, 3}}),
             "invalid subscript '1' in einstein sum subscripts string, subscripts must be letters");
   EXPECT_EQ(error_of("ij->ii", {{2, 3}}),

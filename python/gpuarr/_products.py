@@ -6,6 +6,7 @@ import operator
 import warnings
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
 from gpuarr import _core
 from gpuarr._core import matmul, ndarray
@@ -67,23 +68,44 @@ def tensordot(a, b, axes=2):
     return _core._tensordot(a, b, tuple(axes_a), tuple(axes_b))
 
 
+def _numpy_cross_rejects_2d():
+    """True where the installed NumPy has removed 2-vector support from np.cross (NumPy 2.5
+    raises ValueError; 2.0-2.4 warn with a DeprecationWarning). gpuarr follows it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _np.cross(_np.zeros(2), _np.zeros(2))
+    except ValueError:
+        return True
+    return False
+
+
+_CROSS_REJECTS_2D = _numpy_cross_rejects_2d()
+
+
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """numpy.cross (2-vectors deprecated as in NumPy 2)."""
+    """numpy.cross: 3-vectors; 2-vectors as the installed NumPy does (deprecated in 2.0,
+    an error from 2.5)."""
     if axis is not None:
         axisa, axisb, axisc = (axis,) * 3
     a_ = a if isinstance(a, ndarray) else _core.asarray(a)
     b_ = b if isinstance(b, ndarray) else _core.asarray(b)
-    try:
-        ca = a_.shape[axisa]
-        cb = b_.shape[axisb]
-    except Exception:
-        ca = cb = 3
-    if ca == 2 or cb == 2:
-        if ca in (2, 3) and cb in (2, 3):
-            warnings.warn(
-                "Arrays of 2-dimensional vectors are deprecated. Use arrays of "
-                "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-                DeprecationWarning, stacklevel=2)
+    if a_.ndim < 1 or b_.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    ca = a_.shape[_normalize_axis_index(axisa, a_.ndim, msg_prefix="axisa")]
+    cb = b_.shape[_normalize_axis_index(axisb, b_.ndim, msg_prefix="axisb")]
+    if _CROSS_REJECTS_2D:
+        if ca != 3 or cb != 3:
+            raise ValueError(
+                "Both input arrays must be (arrays of) 3-dimensional vectors, "
+                f"but they are {ca} and {cb} dimensional instead.")
+    elif ca not in (2, 3) or cb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    elif ca == 2 or cb == 2:
+        warnings.warn(
+            "Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+            "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+            DeprecationWarning, stacklevel=2)
     return _core._cross(a_, b_, axisa, axisb, axisc)
 
 
@@ -126,13 +148,51 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
         if rest:
             subscripts += "->" + _sublist_to_str(rest[0])
     greedy = optimize not in (False, None)
-    result = _core._einsum(subscripts, ops, dtype, bool(greedy))
+    ops = [o if isinstance(o, ndarray) else _core.asarray(o) for o in ops]
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    op_dtype = _einsum_dtype(ops, out, dtype, casting)
+    result = _core._einsum(subscripts, ops, op_dtype, bool(greedy))
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError("operands could not be broadcast together with remapped shapes: "
+                         f"output operand has shape {out.shape}, einsum result has shape "
+                         f"{result.shape}")
+    out[...] = result
+    return out
+
+
+def _einsum_dtype(ops, out, dtype, casting):
+    """The dtype einsum computes in, with NumPy's casting checks (its nditer's messages):
+    ``dtype`` if given, else the result type of the operands and ``out``; each input must
+    cast to it, and ``out`` (read-write) both ways, under ``casting``."""
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         "'unsafe'")
+    dtypes = [o.dtype for o in ops]
+    if not dtypes:
+        return None if dtype is None else _np.dtype(dtype)
+    if dtype is not None:
+        op_dtype = _np.dtype(dtype)
+    elif out is not None:
+        op_dtype = _np.result_type(*dtypes, out.dtype)
+    else:
+        op_dtype = _np.result_type(*dtypes)
+    for i, dt in enumerate(dtypes):
+        if not _np.can_cast(dt, op_dtype, casting):
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from {dt!r} to "
+                            f"{op_dtype!r} according to the rule '{casting}'")
     if out is not None:
-        if not isinstance(out, ndarray):
-            raise TypeError("return arrays must be of ArrayType")
-        out[...] = result
-        return out
-    return result
+        n = len(ops)
+        if not _np.can_cast(out.dtype, op_dtype, casting):
+            raise TypeError(f"Iterator operand {n} dtype could not be cast from {out.dtype!r} "
+                            f"to {op_dtype!r} according to the rule '{casting}'")
+        if not _np.can_cast(op_dtype, out.dtype, casting):
+            raise TypeError(f"Iterator requested dtype could not be cast from {op_dtype!r} to "
+                            f"{out.dtype!r}, the operand {n} dtype, according to the rule "
+                            f"'{casting}'")
+    return op_dtype if (dtype is not None or out is not None) else None
 
 
 def _ndarray_dot(self, b, out=None):
