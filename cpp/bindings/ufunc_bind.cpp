@@ -149,6 +149,29 @@ bool may_overlap(const NDArray& a, const NDArray& b) {
                          std::max(a.itemsize(), b.itemsize()));
 }
 
+// The result of comparing integer array operand 1-k with a Python int beyond its range.
+py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, bool scalar_positive,
+                               py::handle out_obj) {
+  const bool right = k == 1;
+  bool value = false;
+  const std::string n = u.name;
+  if (n == "equal") value = false;
+  else if (n == "not_equal") value = true;
+  else if (n == "less" || n == "less_equal") value = right ? scalar_positive : !scalar_positive;
+  else value = right ? !scalar_positive : scalar_positive;
+  const Operand& arr = ops[1 - k];
+  Dims shape = arr.kind == OperandKind::Array ? arr.array->shape : Dims{};
+  int device = arr.kind == OperandKind::Array ? arr.array->device() : (require_device(), current_device());
+  DeviceGuard guard(device);
+  NDArray result = empty_array(shape, DType::Bool, 'C');
+  fill_array(result, &value);
+  if (!out_obj.is_none()) {
+    assign_array(as_array(out_obj).a, result);
+    return py::reinterpret_borrow<py::object>(out_obj);
+  }
+  return make_owner(std::move(result));
+}
+
 }  // namespace
 
 // Calls ufunc `u` on `nin` inputs. `out` is None or a gpuarr array.
@@ -181,7 +204,20 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
           for (int j = 0; j < nin; ++j)
             if (promo[j].weak == WeakKind::Int) promo[j] = {DType::Int64, WeakKind::None};
           const bool fits64 = weak_int_fits(ops[k], DType::Int64);
-          if (!fits64) promo[k] = {DType::Float64, WeakKind::None};
+          if (!fits64) {
+            const int other = 1 - k;
+            const DType od = promo[other].dtype;
+            const bool positive = PyObject_RichCompareBool(ops[k].obj.ptr(), py::int_(0).ptr(), Py_GT) == 1;
+            if (positive && kind_char(od) == 'u' && weak_int_fits(ops[k], DType::UInt64)) {
+              promo[k] = {DType::UInt64, WeakKind::None};
+            } else if (is_integer(od) || od == DType::Bool) {
+              // Beyond every value of the integer dtype: the answer is known without a
+              // kernel (NumPy 2 compares Python ints exactly).
+              return constant_comparison(u, ops, k, positive, out_obj);
+            } else {
+              promo[k] = {DType::Float64, WeakKind::None};
+            }
+          }
           loop_index = resolve_ufunc_loop(u.signature(), promo, dtype, casting);
           break;
         }

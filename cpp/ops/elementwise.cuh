@@ -150,6 +150,16 @@ __global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
         return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
       });
     }
+  } else if (n <= INT32_MAX) {
+    for (int64_t i = tid; i < n; i += step) {
+      int64_t off[NIN + 1];
+      element_offsets32(a.s, static_cast<uint32_t>(i), off);
+      *reinterpret_cast<Out*>(a.s.data[0] + off[0]) = L::apply(op, [&](int k, auto tag) {
+        using T = decltype(tag);
+        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+        return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1]);
+      });
+    }
   } else {
     for (int64_t i = tid; i < n; i += step) {
       int64_t off[NIN + 1];

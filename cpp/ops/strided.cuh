@@ -39,6 +39,23 @@ __device__ __forceinline__ void element_offsets(const StridedArgs<N>& a, int64_t
   }
 }
 
+// The same with 32-bit index arithmetic (several times cheaper than 64-bit division), for
+// problems whose element count fits in 32 bits.
+template <int N>
+__device__ __forceinline__ void element_offsets32(const StridedArgs<N>& a, uint32_t i,
+                                                  int64_t (&off)[N]) {
+#pragma unroll
+  for (int k = 0; k < N; ++k) off[k] = 0;
+  for (int d = a.ndim - 1; d >= 0; --d) {
+    const uint32_t n = static_cast<uint32_t>(a.shape[d]);
+    const uint32_t q = i / n;
+    const int64_t idx = static_cast<int64_t>(i - q * n);
+    i = q;
+#pragma unroll
+    for (int k = 0; k < N; ++k) off[k] += idx * a.strides[k][d];
+  }
+}
+
 // A 16-byte element (complex128) moved as two 8-byte words: views may be only 8-aligned.
 struct alignas(8) Word16 {
   uint64_t lo, hi;

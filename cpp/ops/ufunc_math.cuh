@@ -69,14 +69,17 @@ template <class T> __device__ __forceinline__ bool truthy(T x) {
 }
 
 // NumPy's lexicographic complex order (real part first).
+// NumPy's CLT/CLE: a NaN imaginary part makes the real-part comparison false.
 template <class T> __device__ __forceinline__ bool lt(T a, T b) {
   if constexpr (is_cplx_v<T>)
-    return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+    return (a.real() < b.real() && !isnan(a.imag()) && !isnan(b.imag())) ||
+           (a.real() == b.real() && a.imag() < b.imag());
   else return a < b;
 }
 template <class T> __device__ __forceinline__ bool le(T a, T b) {
   if constexpr (is_cplx_v<T>)
-    return a.real() < b.real() || (a.real() == b.real() && a.imag() <= b.imag());
+    return (a.real() < b.real() && !isnan(a.imag()) && !isnan(b.imag())) ||
+           (a.real() == b.real() && a.imag() <= b.imag());
   else return a <= b;
 }
 

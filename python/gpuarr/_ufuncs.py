@@ -95,7 +95,7 @@ def angle(z, deg=False):
     if z.dtype.kind == "c":
         a = _UFUNCS["arctan2"](z.imag, z.real)
     else:
-        a = _UFUNCS["arctan2"](_core.zeros_like(z, dtype=_np.float64 if z.dtype.kind in "biu" else z.dtype), z)
+        a = _UFUNCS["arctan2"](0, z)  # a weak 0, as NumPy: int8 input gives float16
     if deg:
         a = _UFUNCS["multiply"](a, 180.0 / _np.pi)
     return a
