@@ -43,6 +43,12 @@ std::vector<int64_t> axes_from_py(py::handle axis, int64_t ndim) {
                       "' object cannot be interpreted as an integer");
     axes.push_back(py::cast<int64_t>(axis));
   }
+  // NumPy lets a 0-d array be reduced over axis 0 or -1 (nothing to reduce).
+  if (ndim == 0) {
+    for (int64_t a : axes)
+      if (a != 0 && a != -1) normalize_axes({a}, 0);
+    return {};
+  }
   return normalize_axes(axes, ndim);
 }
 

@@ -225,6 +225,13 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
     }
   }
   const UfuncLoopTypes& loop = u.loop_types[loop_index];
+  if (nin == 2 && is_integer(loop.in[1]) && !std::strcmp(u.name, "power") &&
+      ops[1].kind != OperandKind::Array &&
+      PyObject_RichCompareBool(ops[1].obj.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
+    // NumPy refuses this in the loop; a kernel cannot raise, so scalar exponents are
+    // checked here (array exponents give 0, see ufunc_math.cuh).
+    throw ValueError("Integers to negative integer powers are not allowed.");
+  }
 
   // Shape and device.
   const NDArray* out_array = nullptr;
@@ -490,9 +497,15 @@ GPUARR_BINDINGS(10) {
   // pow takes an optional modulo, which NumPy does not support for arrays either.
   {
     const UfuncDef* u = &ufunc_named("power");
+    const UfuncDef* square = &ufunc_named("square");
     add_method(cls, "__pow__", py::cpp_function(
-        [u](py::handle self, py::handle other, py::handle mod) {
+        [u, square](py::handle self, py::handle other, py::handle mod) {
           if (!mod.is_none()) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+          // NumPy's fast path: `a ** 2` with an exact Python int is square(a) (bool -> int8).
+          if (PyLong_CheckExact(other.ptr()) && PyLong_AsLong(other.ptr()) == 2) {
+            py::handle in[1] = {self};
+            return call_ufunc(*square, in, py::none(), std::nullopt, Casting::SameKind);
+          }
           return binary_operator<false>(*u, self, other);
         },
         py::name("__pow__"), py::is_method(cls), py::arg("other"), py::arg("mod") = py::none()));
@@ -521,8 +534,12 @@ GPUARR_BINDINGS(10) {
       {"__invert__", "invert"}};
   for (const auto& [method, name] : unary) {
     const UfuncDef* u = &ufunc_named(name);
+    const bool pos = !std::strcmp(method, "__pos__");
     add_method(cls, method, py::cpp_function(
-        [u](py::handle self) {
+        [u, pos](py::handle self) {
+          // NumPy's `+a` of a bool array is a copy (np.positive has no bool loop).
+          if (pos && as_array(self).a.dtype == DType::Bool)
+            return make_owner(copy_array(as_array(self).a, DType::Bool, 'K'));
           py::handle in[1] = {self};
           return call_ufunc(*u, in, py::none(), std::nullopt, Casting::SameKind);
         },

@@ -300,7 +300,7 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
   a.n_out = p.n_out;
   a.n_reduce = p.n_reduce;
   // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
-  a.chunk_len = ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64;
+  a.chunk_len = std::max<int64_t>(64, ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64);
   a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
   a.contiguous_reduce = a.nr == 1 && a.rstride[0] == int64_t(sizeof(In));
   std::shared_ptr<Memory> partial_mem;

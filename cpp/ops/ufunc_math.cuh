@@ -104,8 +104,27 @@ struct Multiply {
     else return a * b;
   }
 };
+// NumPy's complex division (Smith's method; division by 0 divides by +0 componentwise).
+template <class C> __device__ C complex_divide(C a, C b) {
+  using F = typename C::value_type;
+  const F ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+  const F abs_br = br < 0 ? -br : br, abs_bi = bi < 0 ? -bi : bi;
+  if (abs_br >= abs_bi) {
+    if (abs_br == 0 && abs_bi == 0) return C(ar / abs_br, ai / abs_bi);
+    const F rat = bi / br;
+    const F scl = F(1) / (br + bi * rat);
+    return C((ar + ai * rat) * scl, (ai - ar * rat) * scl);
+  }
+  const F rat = br / bi;
+  const F scl = F(1) / (bi + br * rat);
+  return C((ar * rat + ai) * scl, (ai * rat - ar) * scl);
+}
+
 struct TrueDivide {
-  template <class T> __device__ T operator()(T a, T b) const { return a / b; }
+  template <class T> __device__ T operator()(T a, T b) const {
+    if constexpr (is_cplx_v<T>) return complex_divide(a, b);
+    else return a / b;
+  }
 };
 
 // NumPy's npy_divmod for floats: returns the floor quotient, sets `mod`.
@@ -202,7 +221,7 @@ template <class C> __device__ C complex_power(C a, C b) {
       base = base * base;
       n >>= 1;
     }
-    return neg ? C(1, 0) / result : result;
+    return neg ? complex_divide(C(1, 0), result) : result;
   }
   return cuda::std::pow(a, b);
 }
