@@ -356,13 +356,13 @@ Prepared prepare(const NDArray& a, ParsedIndex& p, IndexMode mode, bool take_mod
 
 NDArray gather(const NDArray& a, const Prepared& r) {
   const AdvancedPlan& plan = r.plan;
+  DeviceGuard guard(a.device());  // the result lives on a's device
   NDArray out = empty_array(plan.result_shape, a.dtype, 'C');
   out.strides = plan.result_strides(a.itemsize());
   if (out.size() == 0) {
     out.strides = contiguous_strides(plan.result_shape, a.itemsize(), 'C');
     return out;
   }
-  DeviceGuard guard(a.device());
   launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides,
                 reinterpret_cast<const int64_t*>(r.offsets.data()), r.off_strides,
                 plan.result_shape, a.itemsize(), stream_for(a));
