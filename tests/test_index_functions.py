@@ -72,7 +72,16 @@ def test_take(rng, mode):
     assert r is out
     assert_bits_equal(out.get(), np.take(h, [1, 2], axis=0))
     _same(lambda a: np.take(a, [0], mode="foo"), lambda a: gpuarr.take(a, [0], mode="foo"), h, args_ga=(d,))
-    _same(lambda a: np.take(a, [1.5]), lambda a: gpuarr.take(a, [1.5]), h, args_ga=(d,))
+    # NumPy converts non-array indices element by element ([1.5] takes index 1) and casts
+    # arrays under 'same_kind' (a float array is a TypeError); a bad axis is reported first.
+    for idx in ([1.5], ["1"], np.float64(2.5), [[1.9, -0.5]], np.array([1.5]), np.array(1.5),
+                np.array([3], dtype=np.uint64), [None], [1 + 0j]):
+        _same(lambda a, i: np.take(a, i, mode=mode), lambda a, i: gpuarr.take(a, i, mode=mode),
+              h, idx, args_ga=(d, idx))
+    _same(lambda a: np.take(a, np.array([1.5])),
+          lambda a: gpuarr.take(a, gpuarr.asarray(np.array([1.5]))), h, args_ga=(d,))
+    _same(lambda a: np.take(a, np.array([1.5]), axis=3),
+          lambda a: gpuarr.take(a, np.array([1.5]), axis=3), h, args_ga=(d,))
     e = np.zeros((0, 3))
     _same(lambda a: np.take(a, [0], axis=0, mode="wrap"),
           lambda a: gpuarr.take(a, [0], axis=0, mode="wrap"), e, args_ga=(gpuarr.asarray(e),))
@@ -95,6 +104,16 @@ def test_put_place_extract(rng, dtype):
         assert_bits_equal(d.get(), h)
     with pytest.raises(IndexError, match="index 20 is out of bounds for axis 0 with size 20"):
         gpuarr.put(d, [20], v[:1])
+    # put casts index arrays under 'safe' (uint64 and float arrays refused), lists by element
+    for idx in (np.array([1], dtype=np.uint64), np.array([1.5]), np.array(2.0), [2.7], ["3"]):
+        kind, expected, _ = outcome(lambda: np.put(h, idx, v[:1]))
+        if kind == "raise":
+            with pytest.raises(type(expected)) as got:
+                gpuarr.put(d, idx, v[:1])
+            assert_same_exception(got.value, expected)
+        else:
+            gpuarr.put(d, idx, v[:1])
+        assert_bits_equal(d.get(), h)
     # non-contiguous target
     hh, dd = h.copy(), gpuarr.asarray(h)
     ht, dt = hh[:, ::2], dd[:, ::2]

@@ -356,13 +356,13 @@ Prepared prepare(const NDArray& a, ParsedIndex& p, IndexMode mode, bool take_mod
 
 NDArray gather(const NDArray& a, const Prepared& r) {
   const AdvancedPlan& plan = r.plan;
+  DeviceGuard guard(a.device());  // the result lives on a's device
   NDArray out = empty_array(plan.result_shape, a.dtype, 'C');
   out.strides = plan.result_strides(a.itemsize());
   if (out.size() == 0) {
     out.strides = contiguous_strides(plan.result_shape, a.itemsize(), 'C');
     return out;
   }
-  DeviceGuard guard(a.device());
   launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides,
                 reinterpret_cast<const int64_t*>(r.offsets.data()), r.off_strides,
                 plan.result_shape, a.itemsize(), stream_for(a));
@@ -571,12 +571,14 @@ py::tuple plan_for_host_key(const Dims& shape, py::handle key) {
 GPUARR_BINDINGS(100) {
   m.def("_plan_for_host_key", &plan_for_host_key, py::arg("shape"), py::arg("key"));
   py::object cls = m.attr("ndarray");
-  cls.attr("__getitem__") = py::cpp_function(&getitem, py::name("__getitem__"), py::is_method(cls),
-                                             py::sibling(py::getattr(cls, "__getitem__", py::none())));
-  cls.attr("__setitem__") = py::cpp_function(&setitem, py::name("__setitem__"), py::is_method(cls),
-                                             py::sibling(py::getattr(cls, "__setitem__", py::none())));
-  cls.attr("nonzero") = py::cpp_function(&nonzero, py::name("nonzero"), py::is_method(cls),
-                                         py::sibling(py::getattr(cls, "nonzero", py::none())));
+  // Replace (no py::sibling): a sibling appends this overload AFTER ndarray_bind's basic
+  // (self, key) one, which accepts every key and raises for array keys, so this one would
+  // never run. getitem/setitem handle basic keys themselves.
+  cls.attr("__getitem__") =
+      py::cpp_function(&getitem, py::name("__getitem__"), py::is_method(cls));
+  cls.attr("__setitem__") =
+      py::cpp_function(&setitem, py::name("__setitem__"), py::is_method(cls));
+  cls.attr("nonzero") = py::cpp_function(&nonzero, py::name("nonzero"), py::is_method(cls));
   m.def("_take", &take, py::arg("a"), py::arg("indices"), py::arg("axis"), py::arg("mode"));
   m.def("_put_flat", &put_flat, py::arg("a"), py::arg("indices"), py::arg("values"),
         py::arg("mode"));

@@ -35,11 +35,27 @@ def _copy_into(out, res):
     return out
 
 
+def _index_array(ind, casting):
+    """take/put indices as NumPy converts them: an array (NumPy or gpuarr) must cast to intp
+    under `casting` ('same_kind' for take, 'safe' for put), anything else goes through
+    np.array(ind, dtype=intp) element by element, so [1.5] indexes 1 and ['1'] too."""
+    if isinstance(ind, (_ndarray, _np.ndarray)):
+        if not _np.can_cast(ind.dtype, _np.intp, casting):
+            what = "scalar" if ind.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {ind.dtype!r} to "
+                            f"{_np.dtype(_np.intp)!r} according to the rule '{casting}'")
+        return ind
+    return _np.array(ind, dtype=_np.intp)
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     a = _as_device(a)
     if axis is None:
         a = _ravel(a)
         axis = 0
+    else:
+        axis = _normalize_axis(axis, a.ndim)  # NumPy checks the axis before the indices
+    indices = _index_array(indices, "same_kind")
     res = _core._take(a, indices, axis, mode)
     if out is not None:
         return _copy_into(out, res)
@@ -57,13 +73,8 @@ def _cyclic(values, n):
 def put(a, ind, v, mode="raise"):
     if not isinstance(a, _ndarray):
         raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(a).__name__)
-    if isinstance(ind, _ndarray):
-        ind = _ravel(ind)
-    else:
-        ind = _np.asarray(ind)
-        if ind.size == 0 and ind.dtype.kind not in "biu":
-            ind = ind.astype(_np.int64)
-        ind = ind.reshape(-1)
+    ind = _index_array(ind, "safe")
+    ind = _ravel(ind) if isinstance(ind, _ndarray) else ind.reshape(-1)
     n = ind.shape[0]
     v = _ravel(_core.asarray(v, dtype=a.dtype))
     if n == 0 or v.shape[0] == 0:
