@@ -10,9 +10,10 @@ DTYPES = [np.dtype(n) for n in ("bool", "int32", "uint8", "float16", "float64", 
 
 
 def shares(d, base):
-    """gpuarr: ``d`` views ``base``'s memory."""
+    """gpuarr: ``d`` views ``base``'s memory (or is ``base`` itself, as NumPy's atleast_nd
+    returns an input that already has enough dimensions)."""
     owner = base if base.base is None else base.base
-    return d.base is owner
+    return d is base or d is owner or d.base is owner
 
 
 def pair(rng, shape, dtype, kind="c"):

@@ -3,6 +3,8 @@
 // The NumPy-level argument handling is in python/gpuarr/_shape_ops.py.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+
 #include "bindings/dtype_convert.hpp"
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
@@ -84,6 +86,14 @@ std::vector<const NDArray*> arrays_arg(py::handle seq, std::vector<Dims>& shapes
 GPUARR_BINDINGS(120) {
   m.def("_strided_view", &strided_view, py::arg("a"), py::arg("shape"), py::arg("strides"),
         py::arg("offset") = 0);
+
+  // A new C-ordered array; an empty one gets all-zero strides, as NumPy (2.4+) gives every
+  // newly allocated empty array.
+  m.def("_empty_result", [](py::handle shape, py::handle dtype) {
+    NDArray out = empty_array(shape_from_py(shape), dtype_from_py(dtype), 'C');
+    if (out.size() == 0) std::fill(out.strides.begin(), out.strides.end(), int64_t{0});
+    return make_owner(std::move(out));
+  }, py::arg("shape"), py::arg("dtype"));
 
   m.def("_broadcast_shapes", [](py::args shapes) {
     return dims_to_tuple(broadcast_shapes(shapes_arg(shapes)));
@@ -236,6 +246,8 @@ GPUARR_BINDINGS(120) {
     for (int64_t i = 0; i < ax; ++i) outer *= a.shape[i];
     for (int64_t i = ax + 1; i < a.ndim(); ++i) inner *= a.shape[i];
     NDArray out = empty_array(shape, a.dtype, 'C');
+    // NumPy (2.4+) gives a newly allocated empty array all-zero strides.
+    if (out.size() == 0) std::fill(out.strides.begin(), out.strides.end(), int64_t{0});
     launch_repeat_gather(out.data(), a.data(), reinterpret_cast<const int64_t*>(idx.a.data()),
                          outer, n_src, n_out, inner, a.itemsize(), stream_for(out));
     return make_owner(std::move(out));

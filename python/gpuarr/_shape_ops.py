@@ -393,6 +393,9 @@ def repeat(a, repeats, axis=None):
         k = int(r.reshape(-1)[0]) if r.ndim else int(r)
         if k < 0:
             raise ValueError("negative dimensions are not allowed")
+        if k == 0 or a.size == 0:  # the gather gives an empty result NumPy's zero strides
+            idx = _np.repeat(_np.arange(n, dtype=_np.int64), k)
+            return _core._repeat_gather(a, _asarray(idx), axis)
         shape = a.shape[:axis + 1] + (k,) + a.shape[axis + 1:]
         strides = a.strides[:axis + 1] + (0,) + a.strides[axis + 1:]
         src = _core._strided_view(a, shape, strides, 0)
@@ -551,7 +554,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         output = broadcast_arrays(*output)
     if copy:
         output = tuple(x.copy() for x in output)
-    return output
+    return tuple(output)
 
 
 def indices(dimensions, dtype=int, sparse=False):
@@ -562,7 +565,7 @@ def indices(dimensions, dtype=int, sparse=False):
     if sparse:
         res = ()
     else:
-        res = _core.empty((n,) + dimensions, dtype)
+        res = _core._empty_result((n,) + dimensions, dtype)
     for i, dim in enumerate(dimensions):
         idx = arange(dim, dtype=dtype).reshape(shape[:i] + (dim,) + shape[i + 1:])
         if sparse:
@@ -573,7 +576,10 @@ def indices(dimensions, dtype=int, sparse=False):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    return _core.array(a, dtype=dtype, copy=False, order="F", ndmin=1)
+    a = _core.array(a, dtype=dtype, copy=False, order="F")
+    if a.ndim == 0:  # NumPy's ndmin=1: shape (1,), stride itemsize (the stride is not 0)
+        a = _core._strided_view(a, (1,), (a.itemsize,), 0)
+    return a
 
 
 # --- ndarray methods ---------------------------------------------------------------------
