@@ -534,12 +534,8 @@ GPUARR_BINDINGS(10) {
       {"__invert__", "invert"}};
   for (const auto& [method, name] : unary) {
     const UfuncDef* u = &ufunc_named(name);
-    const bool pos = !std::strcmp(method, "__pos__");
     add_method(cls, method, py::cpp_function(
-        [u, pos](py::handle self) {
-          // NumPy's `+a` of a bool array is a copy (np.positive has no bool loop).
-          if (pos && as_array(self).a.dtype == DType::Bool)
-            return make_owner(copy_array(as_array(self).a, DType::Bool, 'K'));
+        [u](py::handle self) {
           py::handle in[1] = {self};
           return call_ufunc(*u, in, py::none(), std::nullopt, Casting::SameKind);
         },

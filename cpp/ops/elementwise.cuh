@@ -25,7 +25,11 @@ template <class F> struct ComputeOf<Complex<F>> { using type = cuda::std::comple
 template <class T> using compute_t = typename ComputeOf<T>::type;
 
 template <class T> __device__ __forceinline__ compute_t<T> to_compute(T x) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
+  if constexpr (std::is_same_v<T, __half>) {
+    // __half2float returns a canonical NaN; keep the sign bit (copysign, signbit see it).
+    const float f = __half2float(x);
+    return isnan(f) && (__half_as_ushort(x) & 0x8000u) ? -f : f;
+  }
   else if constexpr (std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>)
     return compute_t<T>(x.re, x.im);
   else return x;

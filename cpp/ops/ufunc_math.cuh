@@ -108,7 +108,7 @@ struct Multiply {
 template <class C> __device__ C complex_divide(C a, C b) {
   using F = typename C::value_type;
   const F ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
-  const F abs_br = br < 0 ? -br : br, abs_bi = bi < 0 ? -bi : bi;
+  const F abs_br = r_fabs(br), abs_bi = r_fabs(bi);  // -0.0 -> +0.0, as npy_fabs
   if (abs_br >= abs_bi) {
     if (abs_br == 0 && abs_bi == 0) return C(ar / abs_br, ai / abs_bi);
     const F rat = bi / br;
@@ -245,6 +245,10 @@ struct Power {
     } else if constexpr (is_cplx_v<T>) {
       return complex_power(a, b);
     } else {
+      // NumPy's float power takes sqrt/square for these exponents (so (-0.0)**0.5 is -0.0
+      // and (-inf)**0.5 is nan, as sqrt gives).
+      if (b == T(0.5)) return r_sqrt(a);
+      if (b == T(2)) return a * a;
       return r_pow(a, b);
     }
   }

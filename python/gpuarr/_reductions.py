@@ -48,9 +48,17 @@ def _finish(r, dtype, out):
 
 
 def _check_no_identity(a, axis, what):
-    n, axes = _reduced_count(a.shape, axis)
-    if n == 0 and _output_count(a.shape, axes) > 0:
+    # NumPy refuses whenever the reduced range is empty, even with no outputs.
+    n, _ = _reduced_count(a.shape, axis)
+    if n == 0:
         raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
+
+
+def _strict_axes(a, axis):
+    """mean/var/std (NumPy's _methods) normalise axes even for 0-d arrays: AxisError."""
+    if a.ndim == 0 and axis is not None:
+        for ax in (axis if isinstance(axis, tuple) else (axis,)):
+            raise _np.exceptions.AxisError(operator.index(ax), 0)
 
 
 def _simple(kind, a, axis, dtype, out, keepdims):
@@ -140,8 +148,8 @@ def _arg(kind, what, a, axis, out, keepdims):
     a = _as_array(a)
     if axis is not None:
         axis = operator.index(axis)
-    n, axes = _reduced_count(a.shape, axis)
-    if n == 0 and (_output_count(a.shape, axes) > 0 or axis is None):
+    n, _ = _reduced_count(a.shape, axis)
+    if n == 0:
         raise ValueError(f"attempt to get {what} of an empty sequence")
     r = _core._reduce(kind, a, axis, keepdims)
     if axis is None and keepdims:
@@ -162,7 +170,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def _nanarg(kind, a, axis, out, keepdims):
-    r, out = _arg(kind, kind, a, axis, out, keepdims)
+    r, out = _arg(kind, kind[3:], a, axis, out, keepdims)
     if r.size and bool(_core._reduce("any", r < 0, None, False)):
         raise ValueError("All-NaN slice encountered")
     return _finish(r, None, out)
@@ -212,6 +220,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Arithmetic mean (float64 for integers; float16 accumulates in float32)."""
     import gpuarr
     a = _as_array(a)
+    _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
     n, _ = _reduced_count(a.shape, axis)
     s = _core._reduce("sum", a if a.dtype == acc else a.astype(acc), axis, keepdims)
@@ -225,11 +234,10 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
 def _var(a, axis, dtype, out, ddof, keepdims, nan):
     import gpuarr
     a = _as_array(a)
+    _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
-    if a.dtype.kind == "c" and dtype is None:
-        res = _np.dtype(a.real.dtype)
-    elif res.kind == "c":
-        res = _np.empty(0, res).real.dtype
+    if a.dtype.kind == "c" and res.kind == "c":
+        res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
     x = a if a.dtype == acc else a.astype(acc)
     if nan:
         valid = gpuarr.logical_not(gpuarr.isnan(x))
@@ -240,7 +248,8 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
         n, _ = _reduced_count(a.shape, axis)
         m = gpuarr.divide(_core._reduce("sum", x, axis, True), float(n) if n else float("nan"))
         d = gpuarr.subtract(x, m)
-    sq = gpuarr.multiply(d.real, d.real) if d.dtype.kind != "c" else gpuarr.add(
+    # |d|^2 for complex input; d*d otherwise (complex only when dtype= asks, as NumPy).
+    sq = gpuarr.multiply(d, d) if a.dtype.kind != "c" else gpuarr.add(
         gpuarr.multiply(d.real, d.real), gpuarr.multiply(d.imag, d.imag))
     s = _core._reduce("sum", sq, axis, keepdims)
     if nan:
@@ -248,7 +257,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
         denom = gpuarr.subtract(cnt, ddof)
         if bool(_core._reduce("any", gpuarr.less_equal(denom, 0), None, False)):
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
-        denom = gpuarr.maximum(denom, 0)
+        denom = gpuarr.where(gpuarr.less_equal(denom, 0), float("nan"), denom)
     else:
         denom = max_int(n - ddof)
         if n - ddof <= 0:
@@ -286,6 +295,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return mean(a, axis, dtype, out, keepdims)
+    _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
     x = a if a.dtype == acc else a.astype(acc)
     cnt = _core._reduce("sum", gpuarr.logical_not(gpuarr.isnan(x)), axis, keepdims)
@@ -359,6 +369,10 @@ def _scan(a, axis, dtype, out, product, skip_nan):
         a = a.astype(dtype)
     if axis is None:
         x = gpuarr.ascontiguousarray(a).reshape(-1)
+        axis = 0
+    elif a.ndim == 0:
+        _core._reduce_axes(operator.index(axis), 0)  # AxisError unless 0 or -1
+        x = a.reshape(1)
         axis = 0
     else:
         axis = _core._reduce_axes(operator.index(axis), a.ndim)[0]
