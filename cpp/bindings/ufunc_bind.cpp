@@ -113,6 +113,11 @@ void scalar_to_bytes(const Operand& op, DType t, unsigned char* out) {
   std::memcpy(out, bytes.data(), bytes.size());
 }
 
+bool is_logical(const UfuncDef& u) {
+  return !std::strcmp(u.name, "logical_and") || !std::strcmp(u.name, "logical_or") ||
+         !std::strcmp(u.name, "logical_xor");
+}
+
 bool is_comparison(const UfuncDef& u) {
   static const char* names[] = {"equal", "not_equal", "less", "less_equal", "greater",
                                 "greater_equal"};
@@ -194,6 +199,16 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
     for (size_t i = 0; i < u.loop_types.size(); ++i)
       if (u.loop_types[i].out == t) loop_index = static_cast<int>(i);
   } else {
+    if (is_logical(u)) {
+      // Only truth values matter: an out-of-range Python int is just "true" (NumPy 2
+      // does not refuse it here).
+      for (int k = 0; k < nin; ++k)
+        if (ops[k].promo.weak == WeakKind::Int && !weak_int_fits(ops[k], DType::Int8)) {
+          static auto* one = new py::int_(1);
+          static auto* zero = new py::int_(0);
+          ops[k].obj = PyObject_IsTrue(ops[k].obj.ptr()) ? *one : *zero;
+        }
+    }
     loop_index = resolve_ufunc_loop(u.signature(), promo, dtype, casting);
     if (is_comparison(u)) {
       // NumPy 2 compares out-of-range Python ints exactly rather than failing: compare
@@ -210,7 +225,11 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
             const bool positive = PyObject_RichCompareBool(ops[k].obj.ptr(), py::int_(0).ptr(), Py_GT) == 1;
             if (positive && kind_char(od) == 'u' && weak_int_fits(ops[k], DType::UInt64)) {
               promo[k] = {DType::UInt64, WeakKind::None};
-            } else if (is_integer(od) || od == DType::Bool) {
+            } else if (od == DType::Bool) {
+              // bool with a Python int resolves to int64, which cannot hold it: NumPy's error.
+              PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+              throw py::error_already_set();
+            } else if (is_integer(od)) {
               // Beyond every value of the integer dtype: the answer is known without a
               // kernel (NumPy 2 compares Python ints exactly).
               return constant_comparison(u, ops, k, positive, out_obj);

@@ -234,7 +234,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
 def _var(a, axis, dtype, out, ddof, keepdims, nan):
     import gpuarr
     a = _as_array(a)
-    _strict_axes(a, axis)
+    if not nan:
+        _strict_axes(a, axis)  # the nan-functions accept axis 0 of a 0-d array, as NumPy's
     acc, res = _mean_dtype(a, dtype)
     if a.dtype.kind == "c" and res.kind == "c":
         res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
@@ -295,7 +296,6 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return mean(a, axis, dtype, out, keepdims)
-    _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
     x = a if a.dtype == acc else a.astype(acc)
     cnt = _core._reduce("sum", gpuarr.logical_not(gpuarr.isnan(x)), axis, keepdims)
