@@ -206,7 +206,7 @@ template <class C> __device__ C complex_power(C a, C b) {
   const F br = b.real(), bi = b.imag();
   if (br == 0 && bi == 0) return C(1, 0);
   if (a.real() == 0 && a.imag() == 0) {
-    if (br > 0 && bi == 0) return C(0, 0);
+    if (br > 0) return C(0, 0);  // C99 cpow (NumPy 2.5): 0 ** z is 0 when Re z > 0
     const F nan = std::numeric_limits<F>::quiet_NaN();
     return C(nan, nan);
   }
