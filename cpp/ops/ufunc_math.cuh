@@ -101,6 +101,9 @@ struct Multiply {
   template <class T> __device__ T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a && b;
     else if constexpr (is_int_v<T>) return wrap_mul(a, b);
+    else if constexpr (is_cplx_v<T>)
+      // NumPy's plain formula (libcu++ recovers infinities per C99 Annex G; NumPy gives NaN).
+      return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
     else return a * b;
   }
 };

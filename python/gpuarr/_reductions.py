@@ -345,7 +345,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                 raise TypeError("1D weights expected when shapes of a and weights differ.")
             ax = _core._reduce_axes(axis, a.ndim)
             if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
-                raise ValueError("Length of weights not compatible with specified axis.")
+                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
             shape = [1] * a.ndim
             shape[ax[0]] = w.shape[0]
             w = w.reshape(tuple(shape))
@@ -407,7 +407,7 @@ def _cumulative(a, axis, dtype, include_initial, product):
     a = _as_array(a)
     if axis is None:
         if a.ndim > 1:
-            raise ValueError("axis must be specified for arrays of more than one dimension")
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         axis = 0
     r = _scan(a, axis, dtype, None, product, False)
     if include_initial:
