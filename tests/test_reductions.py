@@ -142,8 +142,10 @@ def assert_result(op, got, expected, h, rtol=None, axis=None):
     ge, ee = g.astype(np.complex128), e.astype(np.complex128)
     nan_g, nan_e = np.isnan(ge), np.isnan(ee)
     assert np.array_equal(nan_g, nan_e), f"{op}: NaN positions differ: {g} vs {e}"
-    tol = atol + rtol * (n + 1) * np.abs(np.where(nan_e, 0, ee))
-    ok = nan_e | (ge == ee) | (np.abs(ge - ee) <= tol)
+    rel = rtol * (n + 1) if op in PROD_OPS else rtol * 4  # products: error grows with n
+    tol = atol + rel * np.abs(np.where(nan_e, 0, ee))
+    with np.errstate(invalid="ignore"):
+        ok = nan_e | (ge == ee) | (np.abs(ge - ee) <= tol)
     assert ok.all(), f"{op}: got {g[~ok][:5]} expected {e[~ok][:5]} (rtol {rtol}, atol {atol})"
 
 
@@ -366,6 +368,8 @@ def test_result_dtypes(op, src, want, rng):
                                 "cumprod"])
 def test_dtype_argument(op, src, rng):
     h = make(rng, op, (6, 5), src)
+    if np.dtype(src).kind in "iu" and op in PROD_OPS:
+        h = rng.integers(0 if src[0] == "u" else -3, 4, size=h.shape).astype(src)  # no overflow
     targets = ["float64", "complex128", "float32"]
     if np.dtype(src).kind in "biu" and op not in MEAN_OPS | VAR_OPS:
         targets += ["int64", "uint64", src]  # dtype=int8 sums wrap in int8 as NumPy
@@ -435,8 +439,7 @@ def test_ddof(op, dtype, rng):
     for ddof in (4, 5):
         e, ew = runtime_messages(getattr(np, op), h, axis=0, ddof=ddof)
         g, gw = runtime_messages(getattr(gpuarr, op), d, axis=0, ddof=ddof)
-        if op in ("var", "std"):
-            assert_result(op, g, e, h)
+        assert_result(op, g, e, h)
         assert any("Degrees of freedom" in m for m in gw) == any("Degrees of freedom" in m for m in ew)
 
 
@@ -498,7 +501,8 @@ def test_inf_and_signed_zero():
     for op in ("max", "min", "argmax", "argmin", "sum", "prod", "nanmax", "nanargmin"):
         for axis in (None, 0, 1):
             check(op, h, d, axis=axis)
-    assert np.isnan(float(gpuarr.sum(gpuarr.asarray(np.array([np.inf, -np.inf])))))
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(float(gpuarr.sum(gpuarr.asarray(np.array([np.inf, -np.inf])))))
 
 
 # ------------------------------------------------------------------ empty reductions
@@ -526,7 +530,8 @@ def test_empty_reductions(dtype):
         assert "of an empty sequence" in str(ei.value)
         check(op, h, d)
     m, msgs = runtime_messages(gpuarr.mean, d)
-    assert np.isnan(complex(m.get())) and m.dtype == np.mean(h).dtype
+    e, _ = runtime_messages(np.mean, h)
+    assert np.isnan(complex(m.get())) and m.dtype == e.dtype
     assert any("Mean of empty slice" in x for x in msgs)
     v, msgs = runtime_messages(gpuarr.var, d)
     assert np.isnan(float(np.real(v.get()))) and any("Degrees of freedom" in x for x in msgs)
@@ -553,7 +558,7 @@ def test_ties_first_occurrence(dtype):
     for op in ("argmax", "argmin", "nanargmax", "nanargmin"):
         for axis in (None, 0, 1):
             check(op, h, d, axis=axis)
-    np.testing.assert_array_equal(gpuarr.argmax(d, axis=1).get(), [1, 0, 1])
+    np.testing.assert_array_equal(gpuarr.argmax(d, axis=1).get(), [0 if dt == bool else 1, 0, 1])
     np.testing.assert_array_equal(gpuarr.argmin(d, axis=1).get(), [3, 0, 0])
     # Long rows (several blocks/tiles) of equal values: index 0.
     c = np.full((2, 5000), 7, dtype=dt)
@@ -595,7 +600,7 @@ def scan_data(rng, op, shape, dtype):
         return rng.integers(info.min, info.max, size=shape, dtype=dt, endpoint=True)
     if "prod" in op:
         x = rng.choice(np.array([1.0, -1.0]), size=shape)
-        if n <= 1000:
+        if n <= 1000 and dt != np.float16:  # float16 would overflow (NumPy stays at inf)
             x = x * rng.choice(np.array([1.0, 1.0, 1.0, 2.0, 0.5]), size=shape)
     else:
         x = rng.integers(-1 if (dt == np.float16 and n > 200) else -5,
@@ -642,10 +647,12 @@ def test_scan_dtype_out_nan():
     rng = np.random.default_rng(4)
     h = rng.integers(-100, 100, size=(4, 300)).astype(np.int8)
     d = gpuarr.asarray(h)
-    for op in ("cumsum", "cumprod"):
+    p = rng.choice(np.array([-1, 1, 2], dtype=np.int8), size=(4, 300))  # no float overflow
+    dp = gpuarr.asarray(p)
+    for op, x, dx in (("cumsum", h, d), ("cumprod", p, dp)):
         for dt in ("float64", "int8", "int64", "complex128"):
             for axis in (None, 0, 1):
-                check(op, h, d, dtype=dt, axis=axis)
+                check(op, x, dx, dtype=dt, axis=axis)
     for axis in (0, 1):
         ho = np.zeros(h.shape, dtype=np.float64)
         do = gpuarr.asarray(ho)
@@ -664,7 +671,7 @@ def test_scan_dtype_out_nan():
 def test_cumulative_array_api(op, rng):
     for shape, axis in (((7,), None), ((7,), 0), ((4, 5), 0), ((4, 5), -1), ((3, 300), 1),
                         ((0,), None)):
-        h = scan_data(rng, op, shape, "int32")
+        h = rng.integers(-3, 4, size=shape).astype(np.int32)
         for inc in (False, True):
             check(op, h, axis=axis, include_initial=inc)
             check(op, h, axis=axis, include_initial=inc, dtype="float64")
