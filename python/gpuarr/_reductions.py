@@ -341,14 +341,13 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         if a.shape != w.shape:
             if axis is None:
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
-            if w.ndim != 1:
-                raise TypeError("1D weights expected when shapes of a and weights differ.")
-            ax = _core._reduce_axes(axis, a.ndim)
-            if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
+            axes = tuple(_core._reduce_axes(axis, a.ndim)) if not isinstance(axis, tuple) else tuple(
+                _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim))
+            if w.shape != tuple(a.shape[ax] for ax in axes):
                 raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-            shape = [1] * a.ndim
-            shape[ax[0]] = w.shape[0]
-            w = w.reshape(tuple(shape))
+            # As NumPy: weights' axes in increasing order, then broadcast along the others.
+            w = gpuarr.ascontiguousarray(w.transpose(tuple(int(k) for k in _np.argsort(axes))))
+            w = w.reshape(tuple(s if ax in axes else 1 for ax, s in enumerate(a.shape)))
         rt = _np.result_type(a.dtype, w.dtype, 1.0 if a.dtype.kind in "biu" else a.dtype)
         scl = sum(gpuarr.multiply(gpuarr.ones_like(a, dtype=rt), w) if w.shape != a.shape else w.astype(rt),
                   axis=axis, keepdims=keepdims)
