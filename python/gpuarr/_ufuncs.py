@@ -39,7 +39,7 @@ _clip_ufunc = _UFUNCS.pop("clip")
 ufunc_names = sorted(_UFUNCS) + [
     "mod", "true_divide", "abs", "conj", "degrees", "radians", "acos", "asin", "atan", "atan2",
     "acosh", "asinh", "atanh", "pow", "bitwise_left_shift", "bitwise_right_shift",
-    "bitwise_invert", "bitwise_not"]
+    "bitwise_invert", "bitwise_not", "divmod"]
 
 
 def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):  # noqa: A002
@@ -69,7 +69,7 @@ def around(a, decimals=0, out=None):
         if a.dtype.kind in "biu":
             return _core.copy(a) if out is None else _UFUNCS["positive"](a, out=out)
         return _UFUNCS["rint"](a, out=out)
-    factor = 10.0 ** abs_int(decimals)
+    factor = 10.0 ** _abs_int(decimals)
     if decimals > 0:
         y = _UFUNCS["multiply"](a, factor)
         return _UFUNCS["divide"](_UFUNCS["rint"](y), factor, out=out)
@@ -77,7 +77,7 @@ def around(a, decimals=0, out=None):
     return _UFUNCS["multiply"](_UFUNCS["rint"](y), factor, out=out)
 
 
-def abs_int(n):
+def _abs_int(n):
     return -n if n < 0 else n
 
 
@@ -188,6 +188,27 @@ def _ufunc_outer(self, A, B, **kwargs):
     B = _as_array(B)
     return self(A.reshape(A.shape + (1,) * B.ndim), B, **kwargs)
 
+
+def divmod(x1, x2, /, out=(None, None)):  # noqa: A001
+    """``(floor_divide(x1, x2), remainder(x1, x2))`` as NumPy's ``divmod``."""
+    q_out, r_out = (out if isinstance(out, tuple) else (out, None))
+    return (_UFUNCS["floor_divide"](x1, x2, out=q_out), _UFUNCS["remainder"](x1, x2, out=r_out))
+
+
+def _divmod_method(self, other):
+    if not isinstance(other, (_ndarray, int, float, bool, _np.generic)):
+        return NotImplemented
+    return divmod(self, other)
+
+
+def _rdivmod_method(self, other):
+    if not isinstance(other, (int, float, bool, _np.generic)):
+        return NotImplemented
+    return divmod(other, self)
+
+
+_ndarray.__divmod__ = _divmod_method
+_ndarray.__rdivmod__ = _rdivmod_method
 
 ufunc.reduce = _ufunc_reduce
 ufunc.accumulate = _ufunc_accumulate
