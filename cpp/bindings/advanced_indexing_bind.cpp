@@ -180,7 +180,16 @@ ParsedIndex parse_key(py::handle key) {
   ParsedIndex p;
   if (PyTuple_Check(key.ptr())) {
     const Py_ssize_t n = PyTuple_GET_SIZE(key.ptr());
-    for (Py_ssize_t i = 0; i < n; ++i) parse_item(p, PyTuple_GET_ITEM(key.ptr(), i));
+    bool seen_ellipsis = false;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* item = PyTuple_GET_ITEM(key.ptr(), i);
+      // NumPy checks items left to right: a second Ellipsis fails before later arrays.
+      if (item == Py_Ellipsis) {
+        if (seen_ellipsis) throw IndexError("an index can only have a single ellipsis ('...')");
+        seen_ellipsis = true;
+      }
+      parse_item(p, item);
+    }
   } else {
     parse_item(p, key);
   }
