@@ -21,6 +21,10 @@ PYBIND11_MODULE(_core, m) {
       new py::exception<gpuarr::NoDeviceError>(m, "NoDeviceError", cuda_error->ptr());
   static auto* oom =
       new py::exception<gpuarr::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
+  // gpuarr.linalg.LinAlgError subclasses numpy.linalg.LinAlgError so that
+  // `except np.linalg.LinAlgError` catches ours.
+  static auto* linalg_error = new py::exception<gpuarr::LinAlgError>(
+      m, "LinAlgError", py::module_::import("numpy.linalg").attr("LinAlgError").ptr());
   static auto* axis_error =
       new py::object(py::module_::import("numpy.exceptions").attr("AxisError"));
 
@@ -33,6 +37,8 @@ PYBIND11_MODULE(_core, m) {
       PyErr_SetString(cuda_error->ptr(), e.what());
     } catch (const gpuarr::OutOfMemoryError& e) {
       PyErr_SetString(oom->ptr(), e.what());
+    } catch (const gpuarr::LinAlgError& e) {
+      PyErr_SetString(linalg_error->ptr(), e.what());
     } catch (const gpuarr::AxisError& e) {
       PyErr_SetString(axis_error->ptr(), e.what());
     } catch (const gpuarr::TypeError& e) {

@@ -24,3 +24,10 @@ struct AxisError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 }  // namespace gpuarr
+
+namespace gpuarr {
+// numpy.linalg.LinAlgError (Python: gpuarr.linalg.LinAlgError, a subclass of NumPy's).
+struct LinAlgError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace gpuarr

@@ -4,7 +4,6 @@
 #include <cusolverDn.h>
 
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -12,39 +11,12 @@
 #include "ops/array_ops.hpp"
 #include "ops/products.hpp"
 #include "runtime/cuda_check.hpp"
+#include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
 #include "runtime/memory.hpp"
 
 namespace gpuarr {
 namespace {
-
-void cusolver_check(cusolverStatus_t s, const char* call) {
-  if (s != CUSOLVER_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string(call) + " failed: cusolverStatus_t " + std::to_string(int(s)));
-  }
-}
-#define GPUARR_CUSOLVER_CHECK(expr) cusolver_check((expr), #expr)
-
-struct SolverSlot {
-  cusolverDnHandle_t handle = nullptr;
-  cusolverDnParams_t params = nullptr;
-};
-
-std::mutex g_mutex;
-
-SolverSlot solver(cudaStream_t stream) {
-  static std::vector<SolverSlot>* slots = new std::vector<SolverSlot>();
-  const int dev = current_device();
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (static_cast<int>(slots->size()) <= dev) slots->resize(dev + 1);
-  SolverSlot& s = (*slots)[dev];
-  if (!s.handle) {
-    GPUARR_CUSOLVER_CHECK(cusolverDnCreate(&s.handle));
-    GPUARR_CUSOLVER_CHECK(cusolverDnCreateParams(&s.params));
-  }
-  GPUARR_CUSOLVER_CHECK(cusolverDnSetStream(s.handle, stream));
-  return s;
-}
 
 cudaDataType cuda_type(DType t) {
   switch (t) {
@@ -79,7 +51,7 @@ NDArray singular_values(const NDArray& a_in) {
   NDArray s = empty_array(out_shape, rt, 'C');
   if (s.size() == 0 || m == 0) return s;
   const cudaStream_t stream = stream_for(s);
-  SolverSlot h = solver(stream);
+  CusolverHandles h = cusolver_handle(stream);
   const cudaDataType ct = cuda_type(t), rct = cuda_type(rt);
   size_t dev_bytes = 0, host_bytes = 0;
   GPUARR_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(

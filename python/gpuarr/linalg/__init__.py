@@ -7,9 +7,9 @@ from math import inf
 import numpy as _np
 
 from gpuarr import _core
-from gpuarr._core import ndarray
+from gpuarr._core import LinAlgError, ndarray
 
-__all__ = ["norm", "matrix_norm", "vector_norm"]
+__all__ = ["LinAlgError", "norm", "matrix_norm", "vector_norm"]
 
 # Codes of _core._reduce_norm.
 _L1, _L2, _SUMSQ, _MAX, _MIN, _COUNT, _POW, _SUM = range(8)
