@@ -277,6 +277,10 @@ def test_dtype_argument(op, src, rng):
                 rng.integers(0, 4, size=(6, 5)).astype(src)
         if dt == "float16" and np.dtype(src).kind in "iu":
             h = (h % 7).astype(src)
+            if op == "cumprod":
+                # -1, 0, 1: no float16 overflow. After one, NumPy's sequential loop turns
+                # inf * 0 into NaN where a parallel scan may have multiplied the 0 first.
+                h = (h % 3 - 1).astype(src)
         for axis in (None, 0, 1):
             if op.startswith("cum"):
                 exp = getattr(np, op)(h, axis=axis, dtype=dt)

@@ -130,6 +130,12 @@ bool weak_int_fits(const Operand& op, DType t) {
   if (op.promo.weak != WeakKind::Int || !is_integer(t)) return true;
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(op.obj.ptr(), &overflow);
+  if (overflow > 0 && t == DType::UInt64) {  // [2**63, 2**64) fits uint64 only
+    PyLong_AsUnsignedLongLong(op.obj.ptr());
+    if (!PyErr_Occurred()) return true;
+    PyErr_Clear();
+    return false;
+  }
   if (overflow) return false;
   switch (t) {
     case DType::Int8: return v >= -128 && v <= 127;
@@ -200,10 +206,14 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
       if (u.loop_types[i].out == t) loop_index = static_cast<int>(i);
   } else {
     if (is_logical(u)) {
-      // Only truth values matter: an out-of-range Python int is just "true" (NumPy 2
-      // does not refuse it here).
+      // Only truth values matter: NumPy 2.5 reads a Python int as a C long (OverflowError
+      // beyond int64) and never checks it against the array's dtype.
       for (int k = 0; k < nin; ++k)
-        if (ops[k].promo.weak == WeakKind::Int && !weak_int_fits(ops[k], DType::Int8)) {
+        if (ops[k].promo.weak == WeakKind::Int) {
+          if (!weak_int_fits(ops[k], DType::Int64)) {
+            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+            throw py::error_already_set();
+          }
           static auto* one = new py::int_(1);
           static auto* zero = new py::int_(0);
           ops[k].obj = PyObject_IsTrue(ops[k].obj.ptr()) ? *one : *zero;

@@ -233,10 +233,19 @@ AdvancedPlan plan_advanced_index(const Dims& shape, const Dims& strides,
   p.src_strides.assign(sub_strides.begin(), sub_strides.begin() + index_pos);
   p.src_strides.insert(p.src_strides.end(), ni, 0);
   p.src_strides.insert(p.src_strides.end(), sub_strides.begin() + index_pos, sub_strides.end());
+  // NumPy allocates the result as the index dims followed by the subspace in the source's
+  // memory order (NPY_KEEPORDER: by decreasing |stride|, ties in C order).
   for (int64_t k = 0; k < ni; ++k) p.result_order.push_back(index_pos + k);
+  Dims subspace;
   for (int64_t d = 0; d < static_cast<int64_t>(p.result_shape.size()); ++d) {
-    if (d < index_pos || d >= index_pos + ni) p.result_order.push_back(d);
+    if (d < index_pos || d >= index_pos + ni) subspace.push_back(d);
   }
+  auto abs_stride = [&](int64_t d) {
+    return p.src_strides[d] < 0 ? -p.src_strides[d] : p.src_strides[d];
+  };
+  std::stable_sort(subspace.begin(), subspace.end(),
+                   [&](int64_t a, int64_t b) { return abs_stride(a) > abs_stride(b); });
+  p.result_order.insert(p.result_order.end(), subspace.begin(), subspace.end());
   return p;
 }
 

@@ -69,7 +69,11 @@ template <class T> constexpr DType dtype_of() {
   else return DType::Complex128;
 }
 
-enum class EwMode : int { Vector, Contiguous, Strided };
+// Rows: strided operands whose innermost (coalesced) dim is long: one block per row finds
+// the row's offsets once and walks the row with its inner strides, with no per-element
+// index division (row/column broadcasts such as x[:, None] - y run at bandwidth).
+enum class EwMode : int { Vector, Contiguous, Strided, Rows };
+constexpr int64_t kEwRowsMinInner = 128;
 
 template <int NIN>
 struct EwArgs {
@@ -154,6 +158,23 @@ __global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
         return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
       });
     }
+  } else if (a.mode == EwMode::Rows) {
+    const int d = a.s.ndim - 1;
+    const int64_t inner = a.s.shape[d];
+    const int64_t rows = n / inner;
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+      int64_t off[NIN + 1];
+      element_offsets(a.s, r * inner, off);
+      for (int64_t j = threadIdx.x; j < inner; j += blockDim.x) {
+        *reinterpret_cast<Out*>(a.s.data[0] + off[0] + j * a.s.strides[0][d]) =
+            L::apply(op, [&](int k, auto tag) {
+              using T = decltype(tag);
+              if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+              return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1] +
+                                                 j * a.s.strides[k + 1][d]);
+            });
+      }
+    }
   } else if (n <= INT32_MAX) {
     for (int64_t i = tid; i < n; i += step) {
       int64_t off[NIN + 1];
@@ -220,8 +241,12 @@ void launch_elementwise(const Dims& shape, const UfuncOperandView* ops, cudaStre
   }
   for_each_launch<N>(shape, strides, data, [&](const StridedArgs<N>& s, int64_t n) {
     args.s = s;
-    elementwise_kernel<Op, Out, NIN, In, In0>
-        <<<grid_for(n, kThreads), kThreads, 0, stream>>>(args, n);
+    const int64_t inner = s.ndim >= 2 ? s.shape[s.ndim - 1] : 0;
+    args.mode = inner >= kEwRowsMinInner ? EwMode::Rows : EwMode::Strided;
+    const dim3 grid = args.mode == EwMode::Rows
+                          ? dim3(static_cast<unsigned>(std::min<int64_t>(n / inner, 1 << 20)))
+                          : grid_for(n, kThreads);
+    elementwise_kernel<Op, Out, NIN, In, In0><<<grid, kThreads, 0, stream>>>(args, n);
     check_launch("elementwise_kernel");
   });
 }

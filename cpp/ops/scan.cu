@@ -42,6 +42,14 @@ template <> struct ScanAcc<uint8_t> { using type = uint64_t; };
 template <> struct ScanAcc<uint16_t> { using type = uint64_t; };
 template <> struct ScanAcc<uint32_t> { using type = uint64_t; };
 
+// NumPy's float16 scans round every partial result to float16 (so an overflow to inf, then
+// inf * 0 = NaN, happens as in NumPy); the float accumulator alone would stay finite.
+template <class Op> struct HalfRounded : Op {
+  __device__ static typename Op::Acc combine(typename Op::Acc a, typename Op::Acc b) {
+    return __half2float(__float2half_rn(Op::combine(a, b)));
+  }
+};
+
 }  // namespace
 
 void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type, const char* in,
@@ -56,7 +64,8 @@ void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type
     if (dtype_of<O>() != out_type) throw TypeError("scan: unexpected output dtype");
     constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
     auto run = [&](auto op_tag) {
-      using Op = decltype(op_tag);
+      using Op = std::conditional_t<std::is_same_v<T, __half>, HalfRounded<decltype(op_tag)>,
+                                    decltype(op_tag)>;
       scan_rows_kernel<Op, T, O><<<grid, kScanThreads, 0, stream>>>(
           reinterpret_cast<const T*>(in), reinterpret_cast<O*>(out), rows, len);
       check_launch("scan_rows_kernel");

@@ -556,9 +556,19 @@ struct RightShift {
 };
 
 // ---- three arguments ----------------------------------------------------------------
+// NumPy's clip loop: min(max(x, lo), hi) where a NaN first operand wins and otherwise a
+// failed comparison picks the second (so the complex NaN returned is NumPy's).
 struct Clip {
   template <class T> __device__ T operator()(T x, T lo, T hi) const {
-    return Minimum{}(Maximum{}(x, lo), hi);
+    if constexpr (is_cplx_v<T>) {
+      const T m = is_nan(x) || lex_greater(x, lo) ? x : lo;
+      return is_nan(m) || lex_greater(hi, m) ? m : hi;
+    } else {
+      return Minimum{}(Maximum{}(x, lo), hi);
+    }
+  }
+  template <class T> __device__ static bool lex_greater(T a, T b) {
+    return a.real() == b.real() ? a.imag() > b.imag() : a.real() > b.real();
   }
 };
 

@@ -61,8 +61,23 @@ def _strict_axes(a, axis):
             raise _np.exceptions.AxisError(operator.index(ax), 0)
 
 
+def _computation_dtype(dtype, out):
+    """NumPy reduces in out's dtype when dtype= is not given (ufunc.reduce's rule)."""
+    if dtype is None and isinstance(out, _ndarray):
+        return out.dtype
+    return dtype
+
+
+def _in_out_dtype(a, out):
+    """max/min and friends compare in out's dtype, as NumPy's maximum.reduce(out=...)."""
+    if isinstance(out, _ndarray) and out.dtype != a.dtype:
+        return a.astype(out.dtype)
+    return a
+
+
 def _simple(kind, a, axis, dtype, out, keepdims):
     a = _as_array(a)
+    dtype = _computation_dtype(dtype, out)
     if dtype is not None:
         dtype = _np.dtype(dtype)
         if dtype != a.dtype:
@@ -94,14 +109,14 @@ def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
     """Maximum along the given axes; NaN propagates."""
     a = _as_array(a)
     _check_no_identity(a, axis, "maximum")
-    return _finish(_core._reduce("max", a, axis, keepdims), None, out)
+    return _finish(_core._reduce("max", _in_out_dtype(a, out), axis, keepdims), None, out)
 
 
 def min(a, axis=None, out=None, keepdims=False):  # noqa: A001
     """Minimum along the given axes; NaN propagates."""
     a = _as_array(a)
     _check_no_identity(a, axis, "minimum")
-    return _finish(_core._reduce("min", a, axis, keepdims), None, out)
+    return _finish(_core._reduce("min", _in_out_dtype(a, out), axis, keepdims), None, out)
 
 
 amax = max
@@ -151,6 +166,9 @@ def _arg(kind, what, a, axis, out, keepdims):
     n, _ = _reduced_count(a.shape, axis)
     if n == 0:
         raise ValueError(f"attempt to get {what} of an empty sequence")
+    if isinstance(out, _ndarray) and not _np.can_cast(out.dtype, _np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
+                        f"{_np.dtype(_np.intp)!r} according to the rule 'safe'")
     r = _core._reduce(kind, a, axis, keepdims)
     if axis is None and keepdims:
         r = r.reshape((1,) * a.ndim)
@@ -237,7 +255,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
     if not nan:
         _strict_axes(a, axis)  # the nan-functions accept axis 0 of a 0-d array, as NumPy's
     acc, res = _mean_dtype(a, dtype)
-    if a.dtype.kind == "c" and res.kind == "c":
+    if a.dtype.kind == "c" and dtype is None:
         res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
     x = a if a.dtype == acc else a.astype(acc)
     if nan:
@@ -364,6 +382,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 def _scan(a, axis, dtype, out, product, skip_nan):
     import gpuarr
     a = _as_array(a)
+    dtype = _computation_dtype(dtype, out)
     if dtype is not None and _np.dtype(dtype) != a.dtype:
         a = a.astype(dtype)
     if axis is None:
