@@ -47,6 +47,10 @@ def from_torch(t):
         raise TypeError(f"from_torch expects a torch.Tensor, got {type(t).__name__}")
     if t.requires_grad:
         t = t.detach()
+    if t.is_cuda:
+        # Straight to the C++ import (the hot path of the autograd functions).
+        from gpuarr import _core
+        return _core._dlpack_import_object(t, t.get_device())
     return _gpuarr.from_dlpack(t)
 
 
