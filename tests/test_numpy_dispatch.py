@@ -8,17 +8,45 @@ import numpy as np
 import pytest
 
 import gpuarr
-from conftest import GPU_MODULE, assert_gpu_equal, random_array
-
-pytestmark = GPU_MODULE
+from conftest import assert_gpu_equal, gpu_test, random_array
 
 
+# --- host-only: the protocol plumbing -----------------------------------------------------
+
+def test_protocols_installed():
+    assert gpuarr.ndarray.__array_ufunc__ is not None
+    assert callable(gpuarr.ndarray.__array_function__)
+
+
+def test_name_lookup():
+    from gpuarr._numpy_dispatch import _lookup, _gpuarr_ufunc
+    assert _lookup(np.concatenate) is gpuarr.concatenate
+    assert _lookup(np.sum) is gpuarr.sum
+    assert _lookup(np.linalg.norm) is gpuarr.linalg.norm
+    assert _lookup(np.allclose) is gpuarr.allclose
+    assert _lookup(np.array_equiv) is gpuarr.array_equiv
+    assert _lookup(np.convolve) is getattr(gpuarr, "convolve", None)
+    fft = getattr(gpuarr, "fft", None)
+    assert _lookup(np.fft.fft) is (getattr(fft, "fft", None) if fft is not None else None)
+    assert _lookup(np.piecewise) is None
+    assert _gpuarr_ufunc("sqrt") is gpuarr.sqrt
+    assert _gpuarr_ufunc("matmul") is gpuarr.matmul
+    assert _gpuarr_ufunc("no_such_ufunc") is None
+
+
+def test_get_array_module_host():
+    assert gpuarr.get_array_module(np.zeros(2), 1.0) is np
+    assert gpuarr.get_array_module() is np
+
+
+@gpu_test
 def test_get_array_module():
     assert gpuarr.get_array_module(np.zeros(2), 1.0) is np
     assert gpuarr.get_array_module() is np
     assert gpuarr.get_array_module(np.zeros(2), gpuarr.zeros(2)) is gpuarr
 
 
+@gpu_test
 @pytest.mark.parametrize("name", ["sqrt", "exp", "negative", "absolute", "sin", "isnan",
                                   "logical_not", "floor", "sign"])
 def test_unary_ufuncs(rng, name):
@@ -29,6 +57,7 @@ def test_unary_ufuncs(rng, name):
     assert_gpu_equal(r, getattr(np, name)(h))
 
 
+@gpu_test
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "true_divide", "power",
                                   "maximum", "greater", "arctan2", "floor_divide",
                                   "bitwise_and"])
@@ -46,6 +75,7 @@ def test_binary_ufuncs(rng, name):
     assert f(d1, 2).dtype == f(h1, 2).dtype
 
 
+@gpu_test
 def test_ufunc_out_and_scalars():
     h = np.arange(6.0).reshape(2, 3)
     d = gpuarr.asarray(h)
@@ -65,6 +95,7 @@ def test_ufunc_out_and_scalars():
     np.testing.assert_array_equal(m.get(), (h + 1) % 4)
 
 
+@gpu_test
 def test_ufunc_methods():
     h = np.arange(1.0, 13.0).reshape(3, 4)
     d = gpuarr.asarray(h)
@@ -81,12 +112,14 @@ def test_ufunc_methods():
         np.add.reduceat(d, [0, 2], axis=1)
 
 
+@gpu_test
 def test_ufunc_host_operand_is_type_error():
     d = gpuarr.arange(3.0)
     with pytest.raises(TypeError):
         np.add(d, np.arange(3.0))
 
 
+@gpu_test
 def test_ufunc_unknown_to_gpuarr():
     d = gpuarr.arange(1.0, 4.0)
     # ufuncs gpuarr does not provide (yet) make NumPy raise TypeError, not convert.
@@ -96,6 +129,7 @@ def test_ufunc_unknown_to_gpuarr():
                 f(d)
 
 
+@gpu_test
 def test_matmul_ufunc_dispatch(rng):
     h1 = random_array(rng, (3, 4), np.float64)
     h2 = random_array(rng, (4, 2), np.float64)
@@ -104,6 +138,7 @@ def test_matmul_ufunc_dispatch(rng):
     np.testing.assert_allclose(r.get(), h1 @ h2, rtol=1e-12)
 
 
+@gpu_test
 def test_array_function_dispatch(rng):
     h = random_array(rng, (4, 5), np.float64)
     d = gpuarr.asarray(h)
@@ -131,6 +166,7 @@ def test_array_function_dispatch(rng):
         np.testing.assert_allclose(r.get(), f(*hargs, **kw), rtol=1e-12, err_msg=f.__name__)
 
 
+@gpu_test
 def test_array_function_missing_is_type_error():
     d = gpuarr.arange(4.0)
     missing = [f for f in (np.piecewise, np.apply_along_axis, np.nanpercentile, np.busday_count)
@@ -141,6 +177,7 @@ def test_array_function_missing_is_type_error():
         f(d, [d > 1], [0, 1]) if f is np.piecewise else f(d)
 
 
+@gpu_test
 def test_convolve_dispatch_when_available(rng):
     if not hasattr(gpuarr, "convolve"):
         pytest.skip("gpuarr.convolve comes with the fft-signal area")
@@ -164,6 +201,7 @@ _CLOSE_CASES = [
 ]
 
 
+@gpu_test
 @pytest.mark.parametrize("equal_nan", [False, True])
 @pytest.mark.parametrize("case", range(len(_CLOSE_CASES)))
 @pytest.mark.parametrize("mode", ["device", "mixed", "numpy_api"])
@@ -184,6 +222,7 @@ def test_isclose_allclose(case, equal_nan, mode):
     assert bool(ra) == bool(np.allclose(a, b, equal_nan=equal_nan))
 
 
+@gpu_test
 def test_allclose_mixed_seed_003():
     h = np.linspace(0, 1, 101)
     d = gpuarr.asarray(h)
@@ -193,6 +232,7 @@ def test_allclose_mixed_seed_003():
     assert bool(gpuarr.allclose(d, h + 1e-9, atol=1e-8, rtol=0))
 
 
+@gpu_test
 @pytest.mark.parametrize("fn", ["array_equal", "array_equiv"])
 def test_array_equal_equiv(fn):
     cases = [
@@ -217,6 +257,7 @@ def test_array_equal_equiv(fn):
         assert bool(np.array_equal(gpuarr.asarray(a), a, equal_nan=True))
 
 
+@gpu_test
 def test_implicit_conversion_still_refused():
     d = gpuarr.arange(3.0)
     with pytest.raises(TypeError, match="Implicit conversion"):
