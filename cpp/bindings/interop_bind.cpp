@@ -306,13 +306,18 @@ py::object dlpack_import_capsule(py::handle capsule) {
     throw BufferError("DLPack tensor has an invalid ndim " + std::to_string(t->ndim));
   }
   const DType dtype = from_dl_dtype(t->dtype);
+  if (t->ndim > 0 && t->shape == nullptr) throw BufferError("DLPack tensor has no shape");
   Dims shape(t->shape, t->shape + t->ndim);
   for (int64_t n : shape) {
     if (n < 0) throw BufferError("DLPack tensor has a negative dimension");
   }
   Dims strides = byte_strides_from_dl(shape, t->strides, itemsize(dtype));
   char* first = static_cast<char*>(t->data);
-  if (first) first += t->byte_offset;
+  if (first) {
+    first += t->byte_offset;
+  } else if (shape_size(shape) != 0) {
+    throw BufferError("DLPack tensor has a null data pointer");
+  }
   const int device = t->device.device_id;
   // Everything that can fail has run: take ownership.
   if (PyCapsule_SetName(c, versioned ? kUsedVersionedName : kUsedLegacyName) != 0) {
