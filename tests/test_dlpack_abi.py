@@ -172,3 +172,10 @@ def test_gpuarr_ops_accept_foreign_metadata():
     t = a.T
     assert t.strides == (4, 24)
     assert a.reshape(6, 4).shape == (6, 4)
+
+
+def test_overflowing_extent_leaves_capsule_unconsumed():
+    f = FakeTensor((1 << 40, 1 << 30), (1 << 20, 1), bits=64)
+    with pytest.raises(BufferError, match="overflow"):
+        gpuarr.from_dlpack(f.capsule)
+    assert f.capsule_name() == b"dltensor_versioned" and f.calls == 0

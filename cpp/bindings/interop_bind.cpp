@@ -318,6 +318,7 @@ py::object dlpack_import_capsule(py::handle capsule) {
   } else if (shape_size(shape) != 0) {
     throw BufferError("DLPack tensor has a null data pointer");
   }
+  (void)byte_span(shape, strides, itemsize(dtype));  // BufferError on overflow, before renaming
   const int device = t->device.device_id;
   // Everything that can fail has run: take ownership.
   if (PyCapsule_SetName(c, versioned ? kUsedVersionedName : kUsedLegacyName) != 0) {
