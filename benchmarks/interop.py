@@ -135,7 +135,31 @@ def _step_torch(torch):
     return _setup(lambda A, k: torch.linalg.eigvalsh(A)[..., k])
 
 
-register_group("interop", [STEP],
+ROUNDTRIP = Workload(
+    "DLPack round trip torch -> lib -> torch (1000 float32)", key="dlpack_roundtrip",
+    kind="call", note="from_dlpack of a CUDA tensor and torch.from_dlpack back: the per-call "
+                      "interop overhead of the autograd helpers (no goal in the issue)")
+
+
+def _roundtrip_impl(from_dlpack):
+    import torch
+    t = torch.arange(1000, dtype=torch.float32, device="cuda")
+    back = torch.from_dlpack(from_dlpack(t))
+    check(back.data_ptr() == t.data_ptr(), "round trip copied the data")
+    return lambda: torch.from_dlpack(from_dlpack(t))
+
+
+@ROUNDTRIP.impl("gpuarr")
+def _roundtrip_gpuarr(ga):
+    return _roundtrip_impl(ga.from_dlpack)
+
+
+@ROUNDTRIP.impl("cupy")
+def _roundtrip_cupy(cp):
+    return _roundtrip_impl(cp.from_dlpack)
+
+
+register_group("interop", [STEP, ROUNDTRIP],
                "seed 004's spectral model training step: gpuarr.torch.kth_eigvalh vs the "
                "seed's CuPy helper vs torch.linalg.eigvalsh (interop issue)")
 
