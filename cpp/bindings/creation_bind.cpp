@@ -6,6 +6,7 @@
 
 #include "bindings/dtype_convert.hpp"
 #include "bindings/py_array.hpp"
+#include "bindings/interop.hpp"
 #include "core/errors.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/kernels.hpp"
@@ -132,6 +133,10 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
     } else {
       out = make_owner(copy_array(a, t, order));
     }
+  } else if (py::object foreign = import_device_object(obj)) {
+    // CUDA memory of another library (DLPack / __cuda_array_interface__): a zero-copy view,
+    // then the same dtype/order/copy rules as for a gpuarr array.
+    return to_device(foreign, dtype, copy, order_obj, ndmin);
   } else {
     const py::array host = host_array_for_upload(obj, dtype, order);
     if (order == 'F' && !(host.flags() & py::array::f_style)) {

@@ -1,0 +1,90 @@
+"""NumPy's dispatch protocols on ``gpuarr.ndarray``: ``__array_ufunc__`` (``np.sqrt(d)``,
+``np.add(d, 1, out=d)``, ``np.add.reduce(d)``) and ``__array_function__``
+(``np.concatenate``, ``np.sum``, ``np.allclose``, ``np.linalg.norm``, ...) run gpuarr's
+implementation of the same name on the GPU and return gpuarr arrays. What gpuarr lacks
+returns NotImplemented, so NumPy raises its TypeError naming the function; implicit
+conversion to a host array stays refused (``__array__``).
+"""
+
+import importlib
+
+import numpy as _np
+
+from gpuarr._core import ndarray as _ndarray
+
+# NumPy ufuncs whose gpuarr counterpart is a plain function (no ufunc methods).
+_FUNCTION_UFUNCS = ("divmod", "matmul", "vecdot", "matvec", "vecmat")
+
+
+def _gpuarr_ufunc(name):
+    from gpuarr import _ufuncs
+    u = _ufuncs._UFUNCS.get(name)
+    if u is not None:
+        return u
+    if name in _FUNCTION_UFUNCS:
+        import gpuarr
+        return getattr(gpuarr, name, None)
+    return None
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    impl = _gpuarr_ufunc(ufunc.__name__)
+    if impl is None or method in ("at", "reduceat"):
+        return NotImplemented
+    out = kwargs.get("out")
+    if isinstance(out, tuple):
+        # NumPy always passes `out` as a tuple; gpuarr's single-output ufuncs take the array.
+        if len(out) == 1:
+            kwargs["out"] = out[0]
+        elif ufunc.__name__ != "divmod":
+            return NotImplemented
+    if method == "__call__":
+        return impl(*inputs, **kwargs)
+    fn = getattr(impl, method, None)
+    if fn is None:
+        return NotImplemented
+    return fn(*inputs, **kwargs)
+
+
+_SUBMODULES = {}
+
+
+def _namespace(module_name):
+    """gpuarr's namespace for a NumPy module name ('numpy', 'numpy.linalg', 'numpy.fft',
+    'numpy._core.multiarray', ...), or None when gpuarr has no such module."""
+    if module_name is None or not module_name.startswith("numpy"):
+        return None
+    parts = [p for p in module_name.split(".")[1:] if not p.startswith("_")]
+    target = "gpuarr" + "".join("." + p for p in parts)
+    ns = _SUBMODULES.get(target)
+    if ns is None:
+        try:
+            ns = importlib.import_module(target)
+        except ImportError:
+            return None
+        _SUBMODULES[target] = ns
+    return ns
+
+
+def _lookup(func):
+    ns = _namespace(getattr(func, "__module__", None))
+    if ns is None:
+        return None
+    impl = getattr(ns, func.__name__, None)
+    if impl is None or impl is func or not callable(impl) or isinstance(impl, type):
+        return None
+    return impl
+
+
+def _array_function(self, func, types, args, kwargs):
+    for t in types:
+        if not (issubclass(t, _ndarray) or issubclass(t, _np.ndarray)):
+            return NotImplemented
+    impl = _lookup(func)
+    if impl is None:
+        return NotImplemented
+    return impl(*args, **kwargs)
+
+
+_ndarray.__array_ufunc__ = _array_ufunc
+_ndarray.__array_function__ = _array_function

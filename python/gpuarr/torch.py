@@ -1,0 +1,200 @@
+"""PyTorch interop: zero-copy conversions and autograd functions computed by gpuarr.
+
+``import gpuarr`` never imports PyTorch; this submodule does (``import gpuarr.torch``).
+
+- ``to_torch(a)`` / ``from_torch(t)``: the same device memory seen by the other library
+  (DLPack); stream-correct: the consumer's current stream waits for the producer's (an
+  event, no host synchronization).
+- ``eigvalsh(A, lower=True)``, ``eigh(A, lower=True)``, ``kth_eigvalh(A, k, lower=True)``:
+  ``torch.autograd.Function``s whose forward runs gpuarr's batched symmetric/Hermitian
+  eigensolver (``gpuarr.linalg.eigh`` / ``eigvalsh``) on CUDA tensors without copies, and
+  whose backward is plain PyTorch. CPU tensors fall back to ``torch.linalg``. Batched over
+  leading dimensions; float32 and float64 (complex Hermitian input works the same way).
+
+Only the ``lower`` (or upper) triangle of ``A`` is read, as in ``torch.linalg.eigh``; the
+gradient returned is, as PyTorch's, the symmetric matrix of the formulas below (so a
+gradcheck must feed a symmetrized input).
+
+Degenerate eigenvalues: the eigenvalue gradient ``V diag(gw) V^H`` (and ``q q^H`` of
+``kth_eigvalh``) stays finite there and is an element of the Clarke subdifferential for
+``kth_eigvalh`` (any unit eigenvector of the repeated eigenvalue gives one). Eigenvectors
+of a repeated eigenvalue are not unique, and the eigenvector gradient of ``eigh`` divides
+by ``w_j - w_i``: it is inf/NaN when eigenvalues coincide and the loss depends on the
+eigenvectors, exactly as ``torch.linalg.eigh``'s.
+"""
+
+import torch as _torch
+
+import gpuarr as _gpuarr
+
+__all__ = ["to_torch", "from_torch", "eigvalsh", "eigh", "kth_eigvalh",
+           "EigvalshFunction", "EighFunction", "KthEigvalhFunction"]
+
+
+def to_torch(a):
+    """A ``torch.Tensor`` sharing the gpuarr array's memory (zero-copy, DLPack). The
+    tensor keeps the memory alive; writes on either side are visible on the other."""
+    if not isinstance(a, _gpuarr.ndarray):
+        raise TypeError(f"to_torch expects a gpuarr.ndarray, got {type(a).__name__}")
+    return _torch.from_dlpack(a)
+
+
+def from_torch(t):
+    """A gpuarr array sharing a CUDA tensor's memory (zero-copy, DLPack; the tensor is
+    detached from autograd first). CPU tensors raise ``BufferError`` (use
+    ``gpuarr.asarray(t.numpy())`` to copy)."""
+    if not isinstance(t, _torch.Tensor):
+        raise TypeError(f"from_torch expects a torch.Tensor, got {type(t).__name__}")
+    if t.requires_grad:
+        t = t.detach()
+    if t.is_cuda:
+        # Straight to the C++ import (the hot path of the autograd functions).
+        from gpuarr import _core
+        return _core._dlpack_import_object(t, t.get_device())
+    return _gpuarr.from_dlpack(t)
+
+
+def _uplo(lower):
+    return "L" if lower else "U"
+
+
+class _on_device_of:
+    """Makes the tensor's CUDA device gpuarr's current device while gpuarr computes."""
+
+    __slots__ = ("_index", "_previous")
+
+    def __init__(self, t):
+        self._index = t.device.index if t.device.index is not None else _torch.cuda.current_device()
+        self._previous = None
+
+    def __enter__(self):
+        from gpuarr import _core
+        current = _core.get_device()
+        if current != self._index:
+            self._previous = current
+            _core.set_device(self._index)
+
+    def __exit__(self, *exc):
+        if self._previous is not None:
+            from gpuarr import _core
+            _core.set_device(self._previous)
+
+
+def _gpu_eigh(A, lower):
+    with _on_device_of(A):
+        w, v = _gpuarr.linalg.eigh(from_torch(A), UPLO=_uplo(lower))
+        return to_torch(w), to_torch(v)
+
+
+def _gpu_eigvalsh(A, lower):
+    with _on_device_of(A):
+        return to_torch(_gpuarr.linalg.eigvalsh(from_torch(A), UPLO=_uplo(lower)))
+
+
+def _check_square(A, name):
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{tuple(A.shape[-2:]) if A.dim() >= 2 else tuple(A.shape)} "
+                           f"matrices")
+
+
+class EigvalshFunction(_torch.autograd.Function):
+    """Eigenvalues (ascending) of symmetric/Hermitian matrices; gradient
+    ``V diag(gw) V^H``."""
+
+    @staticmethod
+    def forward(ctx, A, lower=True):
+        if ctx.needs_input_grad[0]:
+            w, V = _gpu_eigh(A, lower)
+            ctx.save_for_backward(V)
+        else:
+            w = _gpu_eigvalsh(A, lower)
+        return w
+
+    @staticmethod
+    def backward(ctx, gw):
+        (V,) = ctx.saved_tensors
+        gA = (V * gw.to(V.dtype).unsqueeze(-2)) @ V.mH
+        return gA, None
+
+
+class EighFunction(_torch.autograd.Function):
+    """Eigenvalues and eigenvectors (columns) of symmetric/Hermitian matrices; the backward
+    is PyTorch's formula for ``linalg.eigh``:
+    ``gA = V (diag(gw) + (skew(V^H gV)) / E) V^H`` with ``E_ij = w_j - w_i`` (i != j)."""
+
+    @staticmethod
+    def forward(ctx, A, lower=True):
+        w, V = _gpu_eigh(A, lower)
+        ctx.save_for_backward(w, V)
+        return w, V
+
+    @staticmethod
+    def backward(ctx, gw, gV):
+        w, V = ctx.saved_tensors
+        if gV is None:
+            if gw is None:
+                return None, None
+            return (V * gw.to(V.dtype).unsqueeze(-2)) @ V.mH, None
+        VhgV = V.mH @ gV
+        VhgV = 0.5 * (VhgV - VhgV.mH)
+        E = w.unsqueeze(-2) - w.unsqueeze(-1)
+        E.diagonal(dim1=-2, dim2=-1).fill_(1)
+        inner = VhgV / E
+        diag = inner.diagonal(dim1=-2, dim2=-1)
+        if gw is None:
+            diag.zero_()
+        else:
+            diag.copy_(gw)
+        return V @ inner @ V.mH, None
+
+
+class KthEigvalhFunction(_torch.autograd.Function):
+    """The k-th (ascending) eigenvalue; forward via eigvalsh when no gradient is needed,
+    via eigh otherwise, keeping only the k-th eigenvector q; gradient ``q q^H * g``."""
+
+    @staticmethod
+    def forward(ctx, A, k, lower=True):
+        if ctx.needs_input_grad[0]:
+            w, V = _gpu_eigh(A, lower)
+            ctx.save_for_backward(V[..., :, k].clone())
+        else:
+            w = _gpu_eigvalsh(A, lower)
+        return w[..., k].clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        (q,) = ctx.saved_tensors
+        gA = q.unsqueeze(-1) * q.conj().unsqueeze(-2) * g.to(q.dtype)[..., None, None]
+        return gA, None, None
+
+
+def eigvalsh(A, lower=True):
+    """Eigenvalues of symmetric/Hermitian ``A`` (batched), differentiable; gpuarr on CUDA
+    tensors, ``torch.linalg.eigvalsh`` on CPU tensors."""
+    _check_square(A, "eigvalsh")
+    if not A.is_cuda:
+        return _torch.linalg.eigvalsh(A, UPLO=_uplo(lower))
+    return EigvalshFunction.apply(A, lower)
+
+
+def eigh(A, lower=True):
+    """``(w, V)`` of symmetric/Hermitian ``A`` (batched), differentiable; gpuarr on CUDA
+    tensors, ``torch.linalg.eigh`` on CPU tensors."""
+    _check_square(A, "eigh")
+    if not A.is_cuda:
+        return _torch.linalg.eigh(A, UPLO=_uplo(lower))
+    return EighFunction.apply(A, lower)
+
+
+def kth_eigvalh(A, k, lower=True):
+    """The k-th smallest eigenvalue (``w[..., k]``; negative k counts from the largest) of
+    symmetric/Hermitian ``A`` (batched), differentiable with gradient ``q_k q_k^H``; gpuarr
+    on CUDA tensors, ``torch.linalg.eigvalsh`` on CPU tensors."""
+    _check_square(A, "kth_eigvalh")
+    n = A.shape[-1]
+    if not -n <= k < n:
+        raise IndexError(f"kth_eigvalh: k={k} is out of range for {n}x{n} matrices")
+    if not A.is_cuda:
+        return _torch.linalg.eigvalsh(A, UPLO=_uplo(lower))[..., k]
+    return KthEigvalhFunction.apply(A, k, lower)
