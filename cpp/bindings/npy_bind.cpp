@@ -151,6 +151,7 @@ py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtyp
 // Writes the array's elements in `order` ('C' or 'F') through write(); returns the bytes.
 int64_t write_array(py::object write, py::handle arr, char order) {
   NDArray a = as_array(arr).a;
+  DeviceGuard guard(a.device());
   const bool ok = order == 'F' ? a.f_contiguous() : a.c_contiguous();
   if (!ok) a = copy_array(a, a.dtype, order);
   const int64_t nbytes = a.nbytes();
