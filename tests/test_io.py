@@ -261,6 +261,15 @@ def test_large_pipelined_round_trip(tmp_path, rng, big_endian):
     q = tmp_path / "big2.npy"
     gpuarr.save(q, d[::-1])
     assert_bits_equal(np.load(q), h[::-1])
+    # The same through file objects without a descriptor (readinto / write pipeline).
+    assert_bits_equal(gpuarr.load(io.BytesIO(p.read_bytes())).get(), h)
+    if not big_endian:
+        z = tmp_path / "big.npz"
+        gpuarr.savez(z, big=d)
+        with np.load(z) as f:
+            assert_bits_equal(f["big"], h)
+        with gpuarr.load(z) as f:
+            assert_bits_equal(f["big"].get(), h)
 
 
 @gpu_test
@@ -275,6 +284,8 @@ def test_truncated_file(tmp_path, nbytes):
     assert str(p) in str(info.value)
     with pytest.raises(ValueError):
         np.load(p)
+    with pytest.raises(ValueError, match="Failed to read all data for array"):
+        gpuarr.load(io.BytesIO(data[:-6]))
 
 
 @gpu_test
@@ -290,12 +301,26 @@ def test_file_objects_and_sequential_arrays(tmp_path, rng):
     assert_loaded(gpuarr.load(buf), b)
     assert_loaded(gpuarr.load(buf), a.T)
     p = tmp_path / "two.npy"
+    big = random_bits_array(rng, (700_000,), np.float64)  # above the small-array path
     with open(p, "wb") as f:
         np.save(f, a)
         gpuarr.save(f, gpuarr.asarray(b))
+        gpuarr.save(f, gpuarr.asarray(big))
+        np.save(f, b)
     with open(p, "rb") as f:
         np.testing.assert_array_equal(np.load(f), a)
         assert_loaded(gpuarr.load(f), b)
+        assert_loaded(gpuarr.load(f), big)
+        np.testing.assert_array_equal(np.load(f), b)
+        assert f.read() == b""
+    # Append mode writes through the file object (positional writes would misplace data).
+    q = tmp_path / "append.npy"
+    for _ in range(2):
+        with open(q, "ab") as f:
+            gpuarr.save(f, gpuarr.asarray(big))
+    with open(q, "rb") as f:
+        assert_bits_equal(np.load(f), big)
+        assert_loaded(gpuarr.load(f), big)
     # save appends .npy to names, accepts path-likes; mmap_mode reads through.
     gpuarr.save(str(tmp_path / "noext"), gpuarr.asarray(b))
     assert_loaded(gpuarr.load(tmp_path / "noext.npy", mmap_mode="r"), b)

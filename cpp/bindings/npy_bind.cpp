@@ -21,7 +21,13 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/pinned_memory.hpp"
+#include "runtime/thread_pool.hpp"
 #include "runtime/transfer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace gpuarr::bind {
 namespace {
@@ -93,6 +99,65 @@ int64_t fill_from(const py::object& readinto, char* ptr, int64_t len) {
   return got;
 }
 
+// Reads (or writes) bytes [file_off, file_off + len) of `fd` from (into) `buf` with
+// pread/pwrite, split over the transfer thread pool (one thread cannot copy between the
+// page cache and memory at the copy engine's speed). Returns the bytes moved (fewer only
+// when a read meets the end of the file). Call without the GIL.
+int64_t positional_io(int fd, int64_t file_off, char* buf, int64_t len, bool write) {
+  constexpr int64_t kMinPiece = 2 << 20;
+  const int64_t nt64 = std::max<int64_t>(
+      1, std::min<int64_t>(transfer_threads(), (len + kMinPiece - 1) / kMinPiece));
+  const int nt = static_cast<int>(nt64);
+  int64_t piece = (len + nt - 1) / nt;
+  piece = (piece + 4095) / 4096 * 4096;
+  std::vector<int64_t> moved(static_cast<size_t>(nt), 0);
+  std::vector<int> err(static_cast<size_t>(nt), 0);
+  parallel_for(nt, [&](int t) {
+    const int64_t start = std::min(len, t * piece);
+    const int64_t end = std::min(len, start + piece);
+    int64_t done = 0;
+    while (start + done < end) {
+      char* p = buf + start + done;
+      const size_t n = static_cast<size_t>(end - start - done);
+      const off_t at = static_cast<off_t>(file_off + start + done);
+      const ssize_t r = write ? ::pwrite(fd, p, n, at) : ::pread(fd, p, n, at);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        err[static_cast<size_t>(t)] = errno;
+        break;
+      }
+      if (r == 0) {
+        if (write) err[static_cast<size_t>(t)] = EIO;
+        break;
+      }
+      done += r;
+    }
+    moved[static_cast<size_t>(t)] = done;
+  });
+  for (int e : err) {
+    if (e) {
+      throw ValueError(std::string(write ? "writing" : "reading") + " the file failed: " +
+                       std::strerror(e));
+    }
+  }
+  int64_t total = 0;
+  for (int t = 0; t < nt; ++t) {
+    const int64_t start = std::min(len, t * piece);
+    const int64_t want = std::min(len, start + piece) - start;
+    total += moved[static_cast<size_t>(t)];
+    if (moved[static_cast<size_t>(t)] < want) break;
+  }
+  return total;
+}
+
+int64_t pread_parallel(int fd, int64_t file_off, char* buf, int64_t len) {
+  return positional_io(fd, file_off, buf, len, false);
+}
+
+void pwrite_parallel(int fd, int64_t file_off, const char* buf, int64_t len) {
+  positional_io(fd, file_off, const_cast<char*>(buf), len, true);
+}
+
 // Writes [ptr, ptr+len) with write(), retrying partial writes of raw files.
 void drain_to(const py::object& write, const char* ptr, int64_t len) {
   int64_t done = 0;
@@ -107,8 +172,10 @@ void drain_to(const py::object& write, const char* ptr, int64_t len) {
 }
 
 // A new device array of `shape` filled with the file's next bytes.
+// With fd >= 0 the bytes come from that file at file_offset (pread, in parallel) instead
+// of readinto (the caller moves the file position past them).
 py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtype_obj,
-                      bool fortran_order, bool byteswap) {
+                      bool fortran_order, bool byteswap, int fd, int64_t file_offset) {
   const Dims shape = shape_from_py(shape_obj);
   const DType t = dtype_from_py(dtype_obj);
   NDArray a = empty_array(shape, t, fortran_order ? 'F' : 'C');
@@ -119,7 +186,13 @@ py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtyp
   if (nbytes == 0) return make_owner(std::move(a));
   if (nbytes <= kSmallBytes) {
     std::vector<char> buf(static_cast<size_t>(nbytes));
-    const int64_t got = fill_from(readinto, buf.data(), nbytes);
+    int64_t got;
+    if (fd >= 0) {
+      py::gil_scoped_release release;
+      got = pread_parallel(fd, file_offset, buf.data(), nbytes);
+    } else {
+      got = fill_from(readinto, buf.data(), nbytes);
+    }
     if (got < nbytes) throw ValueError(truncated_message(shape, a.size(), got / isz));
     if (swap) npy::byteswap_inplace(buf.data(), nbytes, unit);
     upload_contiguous(a, buf.data(), false);
@@ -137,9 +210,16 @@ py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtyp
     const int64_t len = std::min(chunk, nbytes - off);
     char* buf = static_cast<char*>(area.buffers[b]->ptr());
     wait_event(area.released[b]);  // the copy engine is done with this buffer
-    const int64_t got = fill_from(readinto, buf, len);
+    int64_t got;
+    if (fd >= 0) {
+      py::gil_scoped_release release;
+      got = pread_parallel(fd, file_offset + off, buf, len);
+      if (got == len && swap) npy::byteswap_inplace(buf, len, unit);
+    } else {
+      got = fill_from(readinto, buf, len);
+      if (got == len && swap) npy::byteswap_inplace(buf, len, unit);
+    }
     if (got < len) throw ValueError(truncated_message(shape, a.size(), (off + got) / isz));
-    if (swap) npy::byteswap_inplace(buf, len, unit);
     GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst + off, buf, static_cast<size_t>(len),
                                       cudaMemcpyHostToDevice, stream));
     GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
@@ -148,8 +228,10 @@ py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtyp
   return make_owner(std::move(a));
 }
 
-// Writes the array's elements in `order` ('C' or 'F') through write(); returns the bytes.
-int64_t write_array(py::object write, py::handle arr, char order) {
+// Writes the array's elements in `order` ('C' or 'F') through write(), or with fd >= 0
+// into that file at file_offset (pwrite, in parallel; the caller moves the file position);
+// returns the bytes.
+int64_t write_array(py::object write, py::handle arr, char order, int fd, int64_t file_offset) {
   NDArray a = as_array(arr).a;
   DeviceGuard guard(a.device());
   const bool ok = order == 'F' ? a.f_contiguous() : a.c_contiguous();
@@ -161,8 +243,9 @@ int64_t write_array(py::object write, py::handle arr, char order) {
     {
       py::gil_scoped_release release;
       download_contiguous(buf.data(), a, false);
+      if (fd >= 0) pwrite_parallel(fd, file_offset, buf.data(), nbytes);
     }
-    drain_to(write, buf.data(), nbytes);
+    if (fd < 0) drain_to(write, buf.data(), nbytes);
     return nbytes;
   }
   IoStaging& area = io_staging(a.device());
@@ -185,14 +268,14 @@ int64_t write_array(py::object write, py::handle arr, char order) {
   for (size_t i = 0; i < std::min(nbuf, nchunks); ++i) enqueue(i);
   for (size_t i = 0; i < nchunks; ++i) {
     const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, total - off);
-    wait_event(area.released[b]);
-    try {
-      drain_to(write, static_cast<const char*>(area.buffers[b]->ptr()), static_cast<int64_t>(len));
-    } catch (...) {
-      // Leave no copy in flight into the buffers before giving them up.
+    const char* buf = static_cast<const char*>(area.buffers[b]->ptr());
+    if (fd >= 0) {
       py::gil_scoped_release release;
-      cudaStreamSynchronize(stream);
-      throw;
+      GPUARR_CUDA_CHECK(cudaEventSynchronize(area.released[b]));
+      pwrite_parallel(fd, file_offset + static_cast<int64_t>(off), buf, static_cast<int64_t>(len));
+    } else {
+      wait_event(area.released[b]);
+      drain_to(write, buf, static_cast<int64_t>(len));
     }
     if (i + nbuf < nchunks) enqueue(i + nbuf);
   }
@@ -249,15 +332,18 @@ GPUARR_BINDINGS(150) {
   m.def("_npy_parse_header", &parse_header_py, py::arg("text"), py::arg("major") = 1,
         py::arg("max_header_size") = npy::kMaxHeaderSize);
   m.def("_npy_read_array", &read_array, py::arg("readinto"), py::arg("shape"), py::arg("dtype"),
-        py::arg("fortran_order") = false, py::arg("byteswap") = false);
+        py::arg("fortran_order") = false, py::arg("byteswap") = false, py::arg("fd") = -1,
+        py::arg("file_offset") = 0);
   m.def(
       "_npy_write_array",
-      [](py::object write, py::handle arr, const std::string& order) {
+      [](py::object write, py::handle arr, const std::string& order, int fd,
+         int64_t file_offset) {
         if (!is_gpuarr_array(arr)) throw TypeError("expected a gpuarr.ndarray");
         if (order != "C" && order != "F") throw ValueError("order must be 'C' or 'F'");
-        return write_array(std::move(write), arr, order[0]);
+        return write_array(std::move(write), arr, order[0], fd, file_offset);
       },
-      py::arg("write"), py::arg("array"), py::arg("order") = "C");
+      py::arg("write"), py::arg("array"), py::arg("order") = "C", py::arg("fd") = -1,
+      py::arg("file_offset") = 0);
 }
 
 }  // namespace gpuarr::bind

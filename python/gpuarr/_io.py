@@ -18,8 +18,14 @@ import ast
 import contextlib
 import os
 import pickle
+import stat
 import zipfile
 from collections.abc import Mapping
+
+try:
+    import fcntl as _fcntl
+except ImportError:  # not POSIX: always write through the file object
+    _fcntl = None
 
 import numpy as _np
 
@@ -73,6 +79,50 @@ def _readinto_of(fid):
     return readinto
 
 
+def _real_file_position(fid):
+    """(fd, position) when ``fid`` is a regular file read through its descriptor, else
+    None (zip members, BytesIO, pipes)."""
+    try:
+        fd = fid.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return fd, fid.tell()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _read_data(fid, shape, dtype, fortran_order=False, byteswap=False):
+    """Reads the array's bytes from the file's position onto the device: regular files
+    with parallel preads (then the position moves past the data), others by readinto."""
+    real = _real_file_position(fid)
+    if real is None:
+        return _core._npy_read_array(_readinto_of(fid), shape, dtype, fortran_order, byteswap)
+    fd, pos = real
+    out = _core._npy_read_array(None, shape, dtype, fortran_order, byteswap, fd, pos)
+    fid.seek(pos + out.nbytes)
+    return out
+
+
+def _write_data(fid, arr, order):
+    """Writes a device array's bytes in ``order`` at the file's position: regular files
+    (not in append mode) with parallel pwrites, other file objects through write()."""
+    try:
+        fd = fid.fileno()
+        ok = stat.S_ISREG(os.fstat(fd).st_mode)
+        if ok and _fcntl is not None:
+            ok = not (_fcntl.fcntl(fd, _fcntl.F_GETFL) & os.O_APPEND)
+        if ok:
+            fid.flush()
+            pos = fid.tell()
+    except (AttributeError, OSError, ValueError):
+        ok = False
+    if not ok:
+        _core._npy_write_array(fid.write, arr, order)
+        return
+    n = _core._npy_write_array(None, arr, order, fd, pos)
+    fid.seek(pos + n)
+
+
 def _unsupported_descr(header, allow_pickle):
     descr_repr = header["descr_repr"]
     try:
@@ -105,8 +155,8 @@ def _read_npy(fid, name, allow_pickle=False, max_header_size=_MAX_HEADER_SIZE):
         header = _core._npy_parse_header(text, major, -1 if allow_pickle else max_header_size)
         if header["dtype"] is None:
             _unsupported_descr(header, allow_pickle)
-        return _core._npy_read_array(_readinto_of(fid), header["shape"], header["dtype"],
-                                     header["fortran_order"], header["byteswap"])
+        return _read_data(fid, header["shape"], header["dtype"], header["fortran_order"],
+                          header["byteswap"])
     except ValueError as e:
         raise _in_file(name, e) from e
 
@@ -266,7 +316,7 @@ def _write_npy(fid, arr, allow_pickle=True, pickle_kwargs=None):
         flags = arr.flags
         fortran = bool(flags.f_contiguous and not flags.c_contiguous)
         fid.write(_core._npy_format_header(arr.dtype, fortran, arr.shape))
-        _core._npy_write_array(fid.write, arr, "F" if fortran else "C")
+        _write_data(fid, arr, "F" if fortran else "C")
     else:
         _np.lib.format.write_array(fid, _np.asanyarray(arr), allow_pickle=allow_pickle,
                                    pickle_kwargs=pickle_kwargs)
@@ -347,7 +397,7 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
         itemsize = dtype.itemsize
         available = max(_remaining_bytes(fid), 0) // itemsize
         n = available if count < 0 else min(count, available)
-        return _core._npy_read_array(_readinto_of(fid), (n,), dtype, False, False)
+        return _read_data(fid, (n,), dtype)
 
 
 def _tofile(self, fid, sep="", format="%s"):
@@ -361,7 +411,7 @@ def _tofile(self, fid, sep="", format="%s"):
     else:
         ctx = open(os.fspath(fid), "wb")
     with ctx as f:
-        _core._npy_write_array(f.write, self, "C")
+        _write_data(f, self, "C")
 
 
 _ndarray.tofile = _tofile
