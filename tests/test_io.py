@@ -324,6 +324,12 @@ def test_file_objects_and_sequential_arrays(tmp_path, rng):
     # save appends .npy to names, accepts path-likes; mmap_mode reads through.
     gpuarr.save(str(tmp_path / "noext"), gpuarr.asarray(b))
     assert_loaded(gpuarr.load(tmp_path / "noext.npy", mmap_mode="r"), b)
+    # Compressed streams go through read/write, not their underlying descriptor.
+    import gzip
+    with gzip.open(tmp_path / "g.npy.gz", "wb") as f:
+        gpuarr.save(f, gpuarr.asarray(big))
+    with gzip.open(tmp_path / "g.npy.gz", "rb") as f:
+        assert_loaded(gpuarr.load(f), big)
     # A NumPy array is saved as NumPy would.
     gpuarr.save(tmp_path / "h.npy", a)
     assert (tmp_path / "h.npy").read_bytes() == npy_bytes(a)

@@ -16,6 +16,7 @@ Differences from NumPy, all because device arrays hold numbers only:
 
 import ast
 import contextlib
+import io
 import os
 import pickle
 import stat
@@ -79,9 +80,16 @@ def _readinto_of(fid):
     return readinto
 
 
+# File objects whose fileno() is the file they read and write (NumPy's isfileobj; a
+# GzipFile's fileno() is the compressed file's, so it must go through read/write).
+_REAL_FILE_TYPES = (io.FileIO, io.BufferedReader, io.BufferedWriter, io.BufferedRandom)
+
+
 def _real_file_position(fid):
     """(fd, position) when ``fid`` is a regular file read through its descriptor, else
-    None (zip members, BytesIO, pipes)."""
+    None (zip members, BytesIO, compressed streams, pipes)."""
+    if not isinstance(fid, _REAL_FILE_TYPES):
+        return None
     try:
         fd = fid.fileno()
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -107,6 +115,8 @@ def _write_data(fid, arr, order):
     """Writes a device array's bytes in ``order`` at the file's position: regular files
     (not in append mode) with parallel pwrites, other file objects through write()."""
     try:
+        if not isinstance(fid, _REAL_FILE_TYPES):
+            raise ValueError
         fd = fid.fileno()
         ok = stat.S_ISREG(os.fstat(fd).st_mode)
         if ok and _fcntl is not None:
