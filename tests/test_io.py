@@ -367,6 +367,9 @@ def test_npz_round_trip(tmp_path, rng, compressed):
         for k, v in arrays.items():
             assert_loaded(f[k], v)
         assert sorted(f.keys()) == sorted(f.files)
+        assert_loaded(f.f.arr_0, scalar)
+        with pytest.raises(AttributeError):
+            f.f.nothing
     assert f.zip is None  # closed by the with block
 
 

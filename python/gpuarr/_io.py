@@ -20,6 +20,7 @@ import io
 import os
 import pickle
 import stat
+import weakref
 import zipfile
 from collections.abc import Mapping
 
@@ -229,6 +230,22 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
         return obj
 
 
+class _BagObj:
+    """``npz.f.name`` attribute access to the arrays of an NpzFile (NumPy's BagObj)."""
+
+    def __init__(self, obj):
+        self._obj = weakref.proxy(obj)
+
+    def __getattribute__(self, key):
+        try:
+            return object.__getattribute__(self, "_obj")[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __dir__(self):
+        return list(object.__getattribute__(self, "_obj").keys())
+
+
 class NpzFile(Mapping):
     """A ``.npz`` archive opened by :func:`load`: ``npz[name]`` reads one array onto the
     device (lazily, each access reads again, as NumPy's NpzFile). Close it, or use it in a
@@ -255,6 +272,7 @@ class NpzFile(Mapping):
         self.pickle_kwargs = pickle_kwargs
         self.zip = _zip
         self._name = _file_name(fid)
+        self.f = _BagObj(self)
         if own_fid:
             self.fid = fid
 
@@ -271,6 +289,7 @@ class NpzFile(Mapping):
         if self.fid is not None:
             self.fid.close()
             self.fid = None
+        self.f = None  # break the reference cycle
 
     def __del__(self):
         self.close()
