@@ -105,6 +105,10 @@ def corrupt_cases(tmp_path):
         "object": (npy_bytes(np.array([1, "a"], dtype=object)),
                    "Object arrays cannot be loaded when allow_pickle=False"),
         "pickle": (pickle.dumps([1, 2]), "contains pickled"),
+        # Checked against the file size before any device allocation (no GPU needed).
+        "truncated": (good[:-1], r"Expected \(2, 3\) = 6 elements, could only read 5"),
+        "huge_shape": (good[:10] + hdr.replace(b"(2, 3), }" + b" " * 10, b"(2, 3000000000000)}")
+                       + good[n:], "could only read 6 elements"),
     }
     for k, (data, _) in out.items():
         (tmp_path / f"{k}.npy").write_bytes(data)

@@ -107,6 +107,17 @@ def _read_data(fid, shape, dtype, fortran_order=False, byteswap=False):
     if real is None:
         return _core._npy_read_array(_readinto_of(fid), shape, dtype, fortran_order, byteswap)
     fd, pos = real
+    # A truncated (or corrupt-shape) file fails before any device memory is allocated.
+    count = 1
+    for n in shape:
+        count *= n
+    available = max(os.fstat(fd).st_size - pos, 0) // _np.dtype(dtype).itemsize
+    if available < count:
+        raise ValueError(
+            "Failed to read all data for array. "
+            f"Expected {tuple(shape)} = {count} elements, "
+            f"could only read {available} elements. "
+            "(file seems not fully written?)")
     out = _core._npy_read_array(None, shape, dtype, fortran_order, byteswap, fd, pos)
     fid.seek(pos + out.nbytes)
     return out
