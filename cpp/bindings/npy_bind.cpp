@@ -150,6 +150,19 @@ int64_t positional_io(int fd, int64_t file_off, char* buf, int64_t len, bool wri
   return total;
 }
 
+// Byte-swaps the `unit`-byte values of a buffer, split over the transfer thread pool.
+// Call without the GIL.
+void byteswap_parallel(char* buf, int64_t len, int unit) {
+  const int64_t n = len / unit;
+  const int64_t nt64 = std::max<int64_t>(1, std::min<int64_t>(transfer_threads(), n >> 18));
+  const int nt = static_cast<int>(nt64);
+  const int64_t per = (n + nt - 1) / nt;
+  parallel_for(nt, [&](int t) {
+    const int64_t s = std::min(n, t * per), e = std::min(n, s + per);
+    if (s < e) npy::byteswap_inplace(buf + s * unit, (e - s) * unit, unit);
+  });
+}
+
 int64_t pread_parallel(int fd, int64_t file_off, char* buf, int64_t len) {
   return positional_io(fd, file_off, buf, len, false);
 }
@@ -214,10 +227,12 @@ py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtyp
     if (fd >= 0) {
       py::gil_scoped_release release;
       got = pread_parallel(fd, file_offset + off, buf, len);
-      if (got == len && swap) npy::byteswap_inplace(buf, len, unit);
     } else {
       got = fill_from(readinto, buf, len);
-      if (got == len && swap) npy::byteswap_inplace(buf, len, unit);
+    }
+    if (got == len && swap) {
+      py::gil_scoped_release release;
+      byteswap_parallel(buf, len, unit);
     }
     if (got < len) throw ValueError(truncated_message(shape, a.size(), (off + got) / isz));
     GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst + off, buf, static_cast<size_t>(len),
