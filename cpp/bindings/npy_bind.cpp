@@ -16,6 +16,7 @@
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
+#include "core/file_io.hpp"
 #include "core/npy_header.hpp"
 #include "ops/array_ops.hpp"
 #include "runtime/cuda_check.hpp"
@@ -23,11 +24,6 @@
 #include "runtime/pinned_memory.hpp"
 #include "runtime/thread_pool.hpp"
 #include "runtime/transfer.hpp"
-
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace gpuarr::bind {
 namespace {
@@ -99,76 +95,25 @@ int64_t fill_from(const py::object& readinto, char* ptr, int64_t len) {
   return got;
 }
 
-// Reads (or writes) bytes [file_off, file_off + len) of `fd` from (into) `buf` with
-// pread/pwrite, split over the transfer thread pool (one thread cannot copy between the
-// page cache and memory at the copy engine's speed). Returns the bytes moved (fewer only
-// when a read meets the end of the file). Call without the GIL.
-int64_t positional_io(int fd, int64_t file_off, char* buf, int64_t len, bool write) {
-  constexpr int64_t kMinPiece = 2 << 20;
-  const int64_t nt64 = std::max<int64_t>(
-      1, std::min<int64_t>(transfer_threads(), (len + kMinPiece - 1) / kMinPiece));
-  const int nt = static_cast<int>(nt64);
-  int64_t piece = (len + nt - 1) / nt;
-  piece = (piece + 4095) / 4096 * 4096;
-  std::vector<int64_t> moved(static_cast<size_t>(nt), 0);
-  std::vector<int> err(static_cast<size_t>(nt), 0);
-  parallel_for(nt, [&](int t) {
-    const int64_t start = std::min(len, t * piece);
-    const int64_t end = std::min(len, start + piece);
-    int64_t done = 0;
-    while (start + done < end) {
-      char* p = buf + start + done;
-      const size_t n = static_cast<size_t>(end - start - done);
-      const off_t at = static_cast<off_t>(file_off + start + done);
-      const ssize_t r = write ? ::pwrite(fd, p, n, at) : ::pread(fd, p, n, at);
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        err[static_cast<size_t>(t)] = errno;
-        break;
-      }
-      if (r == 0) {
-        if (write) err[static_cast<size_t>(t)] = EIO;
-        break;
-      }
-      done += r;
-    }
-    moved[static_cast<size_t>(t)] = done;
-  });
-  for (int e : err) {
-    if (e) {
-      throw ValueError(std::string(write ? "writing" : "reading") + " the file failed: " +
-                       std::strerror(e));
-    }
-  }
-  int64_t total = 0;
-  for (int t = 0; t < nt; ++t) {
-    const int64_t start = std::min(len, t * piece);
-    const int64_t want = std::min(len, start + piece) - start;
-    total += moved[static_cast<size_t>(t)];
-    if (moved[static_cast<size_t>(t)] < want) break;
-  }
-  return total;
+const ParallelFor& transfer_pool() {
+  static const ParallelFor run = [](int n, const std::function<void(int)>& task) {
+    parallel_for(n, task);
+  };
+  return run;
 }
 
-// Byte-swaps the `unit`-byte values of a buffer, split over the transfer thread pool.
-// Call without the GIL.
+// The file_io helpers on the transfer thread pool. Call without the GIL.
 void byteswap_parallel(char* buf, int64_t len, int unit) {
-  const int64_t n = len / unit;
-  const int64_t nt64 = std::max<int64_t>(1, std::min<int64_t>(transfer_threads(), n >> 18));
-  const int nt = static_cast<int>(nt64);
-  const int64_t per = (n + nt - 1) / nt;
-  parallel_for(nt, [&](int t) {
-    const int64_t s = std::min(n, t * per), e = std::min(n, s + per);
-    if (s < e) npy::byteswap_inplace(buf + s * unit, (e - s) * unit, unit);
-  });
+  byteswap_split(buf, len, unit, transfer_threads(), transfer_pool());
 }
 
 int64_t pread_parallel(int fd, int64_t file_off, char* buf, int64_t len) {
-  return positional_io(fd, file_off, buf, len, false);
+  return positional_io(fd, file_off, buf, len, false, transfer_threads(), transfer_pool());
 }
 
 void pwrite_parallel(int fd, int64_t file_off, const char* buf, int64_t len) {
-  positional_io(fd, file_off, const_cast<char*>(buf), len, true);
+  positional_io(fd, file_off, const_cast<char*>(buf), len, true, transfer_threads(),
+                transfer_pool());
 }
 
 // Writes [ptr, ptr+len) with write(), retrying partial writes of raw files.
