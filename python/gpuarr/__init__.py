@@ -43,6 +43,7 @@ from gpuarr import linalg
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 from gpuarr._interop import from_dlpack, get_array_module, allclose, isclose, array_equal, array_equiv  # noqa: E501
+from gpuarr._io import load, save, savez, savez_compressed, fromfile, NpzFile  # also ndarray.tofile
 
 __version__ = "0.1.0"
 
@@ -79,4 +80,5 @@ __all__ = [
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",
+    "load", "save", "savez", "savez_compressed", "fromfile",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__
