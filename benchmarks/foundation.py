@@ -342,8 +342,44 @@ for _lib in _FRESH_CODE:
     FRESH.impl(_lib)(_fresh_impl(_lib))
 
 
+# ----------------------------- 8. first linalg call in a fresh process, with empty caches
+
+FIRST_DET = Workload(
+    "first linalg.det (512 f32) in a fresh process, empty caches", key="first_det_fresh",
+    kind="run", goal=Goal("<= 50 ms", abs_max=50.0),
+    note="the first det call alone (timed inside the child, after import, context and a "
+         "synchronized upload); CUPY_CACHE_DIR and CUDA_CACHE_PATH point at new, empty folders")
+
+_DET_CODE = {
+    "gpuarr": ("import gpuarr as ga", "ga.eye(512, dtype=ga.float32)",
+               "ga.cuda.Device().synchronize()", "float(ga.linalg.det(a))"),
+    "cupy": ("import cupy as cp", "cp.eye(512, dtype=cp.float32)",
+             "cp.cuda.Device().synchronize()", "float(cp.linalg.det(a))"),
+    "torch": ("import torch", "torch.eye(512, dtype=torch.float32, device='cuda')",
+              "torch.cuda.synchronize()", "float(torch.linalg.det(a))"),
+}
+
+
+def _first_det_impl(lib):
+    imp, make, sync, det = _DET_CODE[lib]
+    code = (f"import time; {imp}; a = {make}; {sync}; t0 = time.perf_counter(); d = {det}; "
+            f"t = time.perf_counter() - t0; print(d, t)")
+
+    def setup(_module):
+        from benchmarks.harness import fresh_python
+        fn = fresh_python(code, check_output="1.0", reports_time=True,
+                          fresh_dirs=("CUPY_CACHE_DIR", "CUDA_CACHE_PATH"))
+        fn()
+        return fn
+    return setup
+
+
+for _lib in _DET_CODE:
+    FIRST_DET.impl(_lib)(_first_det_impl(_lib))
+
+
 register_group(
-    "foundation", [ITEM, SLICE, ASARRAY_4K, H2D, D2H, SUM_ROUNDTRIP, FRESH],
+    "foundation", [ITEM, SLICE, ASARRAY_4K, H2D, D2H, SUM_ROUNDTRIP, FRESH, FIRST_DET],
     description="per-call overhead of create/read-back/view/small upload; 1 GiB transfers")
 register_group(
     "foundation-transfers", [H2D.only("gpuarr"), D2H.only("gpuarr")],

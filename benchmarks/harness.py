@@ -12,9 +12,9 @@ Two kinds of timing:
   calls, each batch timed with ``time.perf_counter_ns`` between two device syncs; the
   result is the median per-call time in microseconds. Batches shrink for slow calls so
   that one library spends about ``CALL_BUDGET_S`` on a workload.
-- ``run``: slow, whole runs (e.g. a fresh Python process). ``TRANSFER_WARMUPS`` warm-up
-  runs, then ``repeat`` (5) runs, each between two device syncs; the median in
-  milliseconds.
+- ``run``: slow, whole runs (e.g. a fresh Python process): ``repeat`` (3) runs after the
+  checked setup call, each between two device syncs; the median in milliseconds (or of
+  the ``Seconds`` the callable returns, when it measures itself).
 - ``transfer``: bandwidth. 2 warm-up runs, then ``repeat`` (5) runs, each a device sync,
   the call, a device sync; the result of a run is dropped outside the timed region. The
   result is the median of bytes / seconds / 1e9 (GB/s).
@@ -60,7 +60,7 @@ TRANSFER_RUNS = 5
 TRANSFER_WARMUPS = 2
 
 UNITS = {"call": "us/call", "transfer": "GB/s", "run": "ms"}
-RUNS = 5
+RUNS = 3                # timed runs of a ``run`` workload (each a fresh process, say)
 
 
 class BenchmarkError(Exception):
@@ -353,9 +353,10 @@ def time_transfer(fn, sync, nbytes, runs=TRANSFER_RUNS, warmups=TRANSFER_WARMUPS
     return Measurement(statistics.median(samples), samples)
 
 
-def time_runs(fn, sync, runs=RUNS, warmups=TRANSFER_WARMUPS, clock=time.perf_counter_ns):
+def time_runs(fn, sync, runs=RUNS, warmups=0, clock=time.perf_counter_ns):
     """Median wall time of whole runs of ``fn()`` in milliseconds, each between two
-    ``sync()`` calls, after ``warmups`` untimed runs."""
+    ``sync()`` calls, after ``warmups`` untimed runs (none by default: the setup already
+    ran one checked call, and a run that starts a process has nothing to warm up)."""
     for _ in range(warmups):
         sync()
         r = fn()
@@ -368,16 +369,28 @@ def time_runs(fn, sync, runs=RUNS, warmups=TRANSFER_WARMUPS, clock=time.perf_cou
         r = fn()
         sync()
         t1 = clock()
+        samples.append(r * 1e3 if isinstance(r, Seconds) else (t1 - t0) / 1e6)
         del r
-        samples.append((t1 - t0) / 1e6)
     return Measurement(statistics.median(samples), samples)
 
 
-def fresh_python(code, check_output=None):
+class Seconds(float):
+    """A duration measured by the workload itself. When a ``run`` workload's callable
+    returns one, ``time_runs`` records it instead of its own wall clock (e.g. the time of
+    one call inside a child process, without the process start-up)."""
+
+
+def fresh_python(code, check_output=None, reports_time=False, fresh_dirs=()):
     """A callable that runs ``python -c code`` in a new process (the same interpreter, and
-    the same gpuarr: the parent folder of the imported package leads PYTHONPATH) and raises
-    ``BenchmarkError`` when it fails or its stdout (stripped) differs from
-    ``check_output``. For workloads of kind ``run`` that time start-up costs."""
+    the same gpuarr: the parent folder of the imported package leads PYTHONPATH), for
+    workloads of kind ``run`` that time start-up costs.
+
+    It raises ``BenchmarkError`` when the child fails or its stdout (stripped; without its
+    last word when ``reports_time``) differs from ``check_output``. With ``reports_time``
+    the child prints the seconds it measured as the last word of its output, and the
+    callable returns them as ``Seconds``. Each name of ``fresh_dirs`` is an environment
+    variable set to a new, empty folder for every run (caches such as ``CUPY_CACHE_DIR``
+    or ``CUDA_CACHE_PATH``: "empty caches")."""
     env = dict(os.environ)
     try:
         import gpuarr
@@ -389,12 +402,26 @@ def fresh_python(code, check_output=None):
     cmd = [sys.executable, "-c", code]
 
     def run():
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        with tempfile.TemporaryDirectory(prefix="gpuarr-bench-") as td:
+            run_env = dict(env)
+            for i, name in enumerate(fresh_dirs):
+                run_env[name] = os.path.join(td, str(i))
+                os.makedirs(run_env[name])
+            p = subprocess.run(cmd, env=run_env, capture_output=True, text=True, timeout=300)
         if p.returncode != 0:
             raise BenchmarkError(f"exit {p.returncode}: {p.stderr.strip()[-500:]}")
-        if check_output is not None and p.stdout.strip() != check_output:
-            raise BenchmarkError(f"printed {p.stdout.strip()!r}, expected {check_output!r}")
-        return None
+        out = p.stdout.strip()
+        seconds = None
+        if reports_time:
+            out, _, last = out.rpartition(" ")
+            try:
+                seconds = Seconds(float(last))
+            except ValueError:
+                raise BenchmarkError(f"the child printed no time: {p.stdout.strip()!r}") from None
+            out = out.strip()
+        if check_output is not None and out != check_output:
+            raise BenchmarkError(f"printed {out!r}, expected {check_output!r}")
+        return seconds
 
     return run
 
@@ -809,7 +836,8 @@ def parse_args(argv=None):
     p.add_argument("--no-png", action="store_true", help="write no chart")
     p.add_argument("--repeat", type=int, metavar="N",
                    help=f"timed batches per call workload (default {CALL_BATCHES}) and timed "
-                        f"runs per transfer workload (default {TRANSFER_RUNS})")
+                        f"runs per transfer workload (default {TRANSFER_RUNS}) and per run "
+                        f"workload (default {RUNS})")
     p.add_argument("--sweep-transfers", action="store_true",
                    help="instead of the groups: gpuarr's 1 GiB H2D/D2H in a fresh process per "
                         "combination of GPUARR_TRANSFER_THREADS / GPUARR_STAGING_CHUNK_MB / "

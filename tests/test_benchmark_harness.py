@@ -59,3 +59,20 @@ def test_cli_lists_groups(capsys):
 @pytest.mark.parametrize("v, text", [(13000, "13.0"), (12060, "12.6"), (None, "?")])
 def test_cuda_version_text(v, text):
     assert f"CUDA runtime {text}" in harness.format_versions({"cuda_runtime": v, "versions": {}})
+
+
+def test_fresh_python_reported_time_and_fresh_dirs():
+    code = ("import os, sys; d = os.environ['MY_CACHE']; "
+            "assert os.path.isdir(d) and not os.listdir(d); "
+            "open(os.path.join(d, 'x'), 'w').close(); print('ok', 0.25)")
+    fn = harness.fresh_python(code, check_output="ok", reports_time=True,
+                              fresh_dirs=("MY_CACHE",))
+    for _ in range(2):   # the second run gets a new, empty folder again
+        r = fn()
+        assert isinstance(r, harness.Seconds) and r == 0.25
+    m = harness.time_runs(fn, lambda: None, runs=3)
+    assert m.value == 250.0 and m.samples == [250.0] * 3
+    with pytest.raises(harness.BenchmarkError, match="no time"):
+        harness.fresh_python("print('ok')", reports_time=True)()
+    with pytest.raises(harness.BenchmarkError, match="exit 3"):
+        harness.fresh_python("raise SystemExit(3)")()
