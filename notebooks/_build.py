@@ -829,14 +829,15 @@ NB04 = [
     depends on the top-left 512x512 corner of the input, which SciPy can check quickly.
     '''),
     code('''
-    big_gpu = ga.tile(ga.asarray(primary_unit), (512, 512))
+    tiles = 512                                       # 512 tiles of 16 pixels: 8192
+    big_gpu = ga.tile(ga.asarray(primary_unit), (tiles, tiles))
     big_out = convolve2d_gpu(big_gpu, gauss_gpu)
-    assert big_out.shape == (8192 + 14, 8192 + 14)
+    assert big_out.shape == (16 * tiles + 14, 16 * tiles + 14)
     t_big = median_time(lambda: convolve2d_gpu(big_gpu, gauss_gpu), repeat=5)
-    print(f"gpuarr convolve2d 8192^2 by 15^2: {t_big * 1e3:.2f} ms")
+    print(f"gpuarr convolve2d {16 * tiles}^2 by 15^2: {t_big * 1e3:.2f} ms")
     corner = convolve2d_cpu(deltas[:512, :512], gauss)[:512, :512]
     np.testing.assert_allclose(ga.asnumpy(big_out[:512, :512]), corner, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(float(big_out.sum()), 512 * 512 * gauss.sum(), rtol=1e-9)
+    np.testing.assert_allclose(float(big_out.sum()), tiles * tiles * gauss.sum(), rtol=1e-9)
     del big_gpu, big_out
     '''),
     md('''
