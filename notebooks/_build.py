@@ -1165,7 +1165,7 @@ NB05 = [
           f"test MSE {initial:.3f} -> {history['test'][-1]:.3f}")
     # Better than predicting the mean (MSE about 1 on standardized targets), and improving.
     assert history["test"][-1] < 0.5 * initial
-    assert history["test"][-1] < 0.7
+    assert history["test"][-1] < 0.8
     '''),
     md('''
     ## Summary
