@@ -932,11 +932,11 @@ NB05 = [
     The data pointers are equal, and a write through one is seen by the other.
     '''),
     code('''
-    ptr_ga = mats_ga.__cuda_array_interface__["data"][0]
+    ptr_ga = mats_ga.data.ptr
     assert ptr_ga == mats.data_ptr(), (hex(ptr_ga), hex(mats.data_ptr()))
 
     w_back = torch.from_dlpack(w_ga)         # gpuarr -> PyTorch, also zero-copy
-    assert w_back.data_ptr() == w_ga.__cuda_array_interface__["data"][0]
+    assert w_back.data_ptr() == w_ga.data.ptr
     assert w_back.device.type == "cuda" and w_back.shape == (500, 100)
 
     probe = torch.zeros(4, device="cuda")
