@@ -261,8 +261,125 @@ def _d2h_torch(torch):
     return fn
 
 
+# ------------------------------------------------------- 6. reduction read back to a float
+
+SUM_ROUNDTRIP = Workload(
+    "float(sum(a)) round trip (1024 f64)", key="sum_roundtrip", kind="call",
+    goal=Goal("<= 0.34x CuPy (<= 20 us)", ratio_max=0.34, abs_max=20.0),
+    note="a whole-array reduction on the device and its 0-d result read back as a Python float")
+
+
+def _sum_source():
+    return np.random.default_rng(6).random(1024)
+
+
+def _check_sum(v, h, what):
+    check(isinstance(v, float), f"{what}: got {type(v).__name__}, not float")
+    check(abs(v - float(np.sum(h))) <= 1e-12 * abs(float(np.sum(h))),
+          f"{what}: sum {v!r} differs from NumPy's {float(np.sum(h))!r}")
+
+
+@SUM_ROUNDTRIP.impl("gpuarr")
+def _sum_gpuarr(ga):
+    h = _sum_source()
+    a = ga.asarray(h)
+    fn = lambda: float(ga.sum(a))  # noqa: E731
+    _check_sum(fn(), h, "gpuarr")
+    return fn
+
+
+@SUM_ROUNDTRIP.impl("cupy")
+def _sum_cupy(cp):
+    h = _sum_source()
+    a = cp.asarray(h)
+    fn = lambda: float(cp.sum(a))  # noqa: E731
+    _check_sum(fn(), h, "cupy")
+    return fn
+
+
+@SUM_ROUNDTRIP.impl("torch")
+def _sum_torch(torch):
+    h = _sum_source()
+    a = torch.as_tensor(h, device="cuda")
+    fn = lambda: float(torch.sum(a))  # noqa: E731
+    _check_sum(fn(), h, "torch")
+    return fn
+
+
+@SUM_ROUNDTRIP.impl("numpy")
+def _sum_numpy(np_):
+    h = _sum_source()
+    fn = lambda: float(np_.sum(h))  # noqa: E731
+    _check_sum(fn(), h, "numpy")
+    return fn
+
+
+# ------------------------------------------- 7. fresh process: import + context + first op
+
+FRESH = Workload(
+    "fresh process: import + CUDA context + first op", key="fresh_process", kind="run",
+    goal=Goal("<= 0.6 s", abs_max=600.0),
+    note="python -c 'import LIB; x = ones(1) on the GPU; print((x + x).item())', whole "
+         "process wall time (interpreter start included, as a user sees it)")
+
+_FRESH_CODE = {
+    "gpuarr": "import gpuarr as ga; x = ga.ones(1); print((x + x).item())",
+    "cupy": "import cupy as cp; x = cp.ones(1); print((x + x).item())",
+    "torch": "import torch; x = torch.ones(1, device='cuda'); print((x + x).item())",
+}
+
+
+def _fresh_impl(lib):
+    def setup(_module):
+        from benchmarks.harness import fresh_python
+        fn = fresh_python(_FRESH_CODE[lib], check_output="2.0")
+        fn()   # checked once (raises BenchmarkError when the child fails or prints otherwise)
+        return fn
+    return setup
+
+
+for _lib in _FRESH_CODE:
+    FRESH.impl(_lib)(_fresh_impl(_lib))
+
+
+# ----------------------------- 8. first linalg call in a fresh process, with empty caches
+
+FIRST_DET = Workload(
+    "first linalg.det (512 f32) in a fresh process, empty caches", key="first_det_fresh",
+    kind="run", goal=Goal("<= 50 ms", abs_max=50.0),
+    note="the first det call alone (timed inside the child, after import, context and a "
+         "synchronized upload); CUPY_CACHE_DIR and CUDA_CACHE_PATH point at new, empty folders")
+
+_DET_CODE = {
+    "gpuarr": ("import gpuarr as ga", "ga.eye(512, dtype=ga.float32)",
+               "ga.cuda.Device().synchronize()", "float(ga.linalg.det(a))"),
+    "cupy": ("import cupy as cp", "cp.eye(512, dtype=cp.float32)",
+             "cp.cuda.Device().synchronize()", "float(cp.linalg.det(a))"),
+    "torch": ("import torch", "torch.eye(512, dtype=torch.float32, device='cuda')",
+              "torch.cuda.synchronize()", "float(torch.linalg.det(a))"),
+}
+
+
+def _first_det_impl(lib):
+    imp, make, sync, det = _DET_CODE[lib]
+    code = (f"import time; {imp}; a = {make}; {sync}; t0 = time.perf_counter(); d = {det}; "
+            f"t = time.perf_counter() - t0; print(d, t)")
+
+    def setup(_module):
+        from benchmarks.harness import fresh_python
+        fn = fresh_python(code, check_output="1.0", reports_time=True,
+                          fresh_dirs=("CUPY_CACHE_DIR", "CUDA_CACHE_PATH"))
+        fn()
+        return fn
+    return setup
+
+
+for _lib in _DET_CODE:
+    FIRST_DET.impl(_lib)(_first_det_impl(_lib))
+
+
 register_group(
-    "foundation", [ITEM, SLICE, ASARRAY_4K, H2D, D2H],
+    "foundation", [ITEM, SLICE, ASARRAY_4K, H2D, D2H, SUM_ROUNDTRIP, FRESH, FIRST_DET],
     description="per-call overhead of create/read-back/view/small upload; 1 GiB transfers")
 register_group(
     "foundation-transfers", [H2D.only("gpuarr"), D2H.only("gpuarr")],

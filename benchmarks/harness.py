@@ -12,6 +12,9 @@ Two kinds of timing:
   calls, each batch timed with ``time.perf_counter_ns`` between two device syncs; the
   result is the median per-call time in microseconds. Batches shrink for slow calls so
   that one library spends about ``CALL_BUDGET_S`` on a workload.
+- ``run``: slow, whole runs (e.g. a fresh Python process): ``repeat`` (3) runs after the
+  checked setup call, each between two device syncs; the median in milliseconds (or of
+  the ``Seconds`` the callable returns, when it measures itself).
 - ``transfer``: bandwidth. 2 warm-up runs, then ``repeat`` (5) runs, each a device sync,
   the call, a device sync; the result of a run is dropped outside the timed region. The
   result is the median of bytes / seconds / 1e9 (GB/s).
@@ -43,8 +46,8 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(PACKAGE_DIR)
 RESULTS_DIR = os.path.join(PACKAGE_DIR, "results")
 
-LIB_ORDER = ("gpuarr", "cupy", "torch")
-LIB_LABELS = {"gpuarr": "gpuarr", "cupy": "CuPy", "torch": "PyTorch"}
+LIB_ORDER = ("gpuarr", "cupy", "torch", "numpy")
+LIB_LABELS = {"gpuarr": "gpuarr", "cupy": "CuPy", "torch": "PyTorch", "numpy": "NumPy"}
 PRIMARY = "gpuarr"      # the library being judged
 REFERENCE = "cupy"      # the ratio and the goals are against this one
 
@@ -56,7 +59,8 @@ CALL_WARMUP_S = 0.1
 TRANSFER_RUNS = 5
 TRANSFER_WARMUPS = 2
 
-UNITS = {"call": "us/call", "transfer": "GB/s"}
+UNITS = {"call": "us/call", "transfer": "GB/s", "run": "ms"}
+RUNS = 3                # timed runs of a ``run`` workload (each a fresh process, say)
 
 
 class BenchmarkError(Exception):
@@ -254,10 +258,16 @@ def _load_torch():
     return Library("torch", torch, torch.cuda.synchronize, torch.cuda.empty_cache, version)
 
 
+def _load_numpy():
+    import numpy as np
+    return Library("numpy", np, lambda: None, lambda: None, np.__version__)
+
+
 LOADERS: dict[str, Callable[[], Library]] = {
     "gpuarr": _load_gpuarr,
     "cupy": _load_cupy,
     "torch": _load_torch,
+    "numpy": _load_numpy,
 }
 
 
@@ -343,6 +353,79 @@ def time_transfer(fn, sync, nbytes, runs=TRANSFER_RUNS, warmups=TRANSFER_WARMUPS
     return Measurement(statistics.median(samples), samples)
 
 
+def time_runs(fn, sync, runs=RUNS, warmups=0, clock=time.perf_counter_ns):
+    """Median wall time of whole runs of ``fn()`` in milliseconds, each between two
+    ``sync()`` calls, after ``warmups`` untimed runs (none by default: the setup already
+    ran one checked call, and a run that starts a process has nothing to warm up)."""
+    for _ in range(warmups):
+        sync()
+        r = fn()
+        sync()
+        del r
+    samples = []
+    for _ in range(runs):
+        sync()
+        t0 = clock()
+        r = fn()
+        sync()
+        t1 = clock()
+        samples.append(r * 1e3 if isinstance(r, Seconds) else (t1 - t0) / 1e6)
+        del r
+    return Measurement(statistics.median(samples), samples)
+
+
+class Seconds(float):
+    """A duration measured by the workload itself. When a ``run`` workload's callable
+    returns one, ``time_runs`` records it instead of its own wall clock (e.g. the time of
+    one call inside a child process, without the process start-up)."""
+
+
+def fresh_python(code, check_output=None, reports_time=False, fresh_dirs=()):
+    """A callable that runs ``python -c code`` in a new process (the same interpreter, and
+    the same gpuarr: the parent folder of the imported package leads PYTHONPATH), for
+    workloads of kind ``run`` that time start-up costs.
+
+    It raises ``BenchmarkError`` when the child fails or its stdout (stripped; without its
+    last word when ``reports_time``) differs from ``check_output``. With ``reports_time``
+    the child prints the seconds it measured as the last word of its output, and the
+    callable returns them as ``Seconds``. Each name of ``fresh_dirs`` is an environment
+    variable set to a new, empty folder for every run (caches such as ``CUPY_CACHE_DIR``
+    or ``CUDA_CACHE_PATH``: "empty caches")."""
+    env = dict(os.environ)
+    try:
+        import gpuarr
+        parent = os.path.dirname(os.path.dirname(os.path.abspath(gpuarr.__file__)))
+        env["PYTHONPATH"] = os.pathsep.join(
+            [parent] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    except ImportError:
+        pass
+    cmd = [sys.executable, "-c", code]
+
+    def run():
+        with tempfile.TemporaryDirectory(prefix="gpuarr-bench-") as td:
+            run_env = dict(env)
+            for i, name in enumerate(fresh_dirs):
+                run_env[name] = os.path.join(td, str(i))
+                os.makedirs(run_env[name])
+            p = subprocess.run(cmd, env=run_env, capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            raise BenchmarkError(f"exit {p.returncode}: {p.stderr.strip()[-500:]}")
+        out = p.stdout.strip()
+        seconds = None
+        if reports_time:
+            out, _, last = out.rpartition(" ")
+            try:
+                seconds = Seconds(float(last))
+            except ValueError:
+                raise BenchmarkError(f"the child printed no time: {p.stdout.strip()!r}") from None
+            out = out.strip()
+        if check_output is not None and out != check_output:
+            raise BenchmarkError(f"printed {out!r}, expected {check_output!r}")
+        return seconds
+
+    return run
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -376,6 +459,9 @@ def run_workload(w, group, libs, repeat=None, lib_order=LIB_ORDER, log=sys.stder
             if w.kind == "call":
                 kw = {"batches": repeat} if repeat else {}
                 m = time_per_call(fn, lib.sync, **kw)
+            elif w.kind == "run":
+                kw = {"runs": repeat} if repeat else {}
+                m = time_runs(fn, lib.sync, **kw)
             else:
                 kw = {"runs": repeat} if repeat else {}
                 m = time_transfer(fn, lib.sync, w.nbytes, **kw)
@@ -469,6 +555,21 @@ def format_table(rows, lib_order=LIB_ORDER):
     return "\n".join(out)
 
 
+def format_versions(meta):
+    """One line: the library versions, CUDA runtime and driver, Python."""
+    def cuda(v):
+        return f"{v // 1000}.{(v % 1000) // 10}" if isinstance(v, int) and v > 0 else "?"
+    parts = []
+    for name, version in meta.get("versions", {}).items():
+        parts.append(f"{LIB_LABELS.get(name, name)} {version or '-'}")
+    parts.append(f"CUDA runtime {cuda(meta.get('cuda_runtime'))}")
+    parts.append(f"driver (CUDA) {cuda(meta.get('cuda_driver'))}")
+    if meta.get("nvidia_driver"):
+        parts.append(f"NVIDIA driver {meta['nvidia_driver']}")
+    parts.append(f"Python {meta.get('python')}")
+    return "versions: " + ", ".join(parts)
+
+
 def format_notes(rows, libs, lib_order=LIB_ORDER):
     notes = []
     for n in lib_order:
@@ -499,6 +600,21 @@ def _git(*args):
     return p.stdout.strip() if p.returncode == 0 else None
 
 
+def _installed(name):
+    """The installed version of a library that was not loaded (None if absent)."""
+    import importlib.metadata as md
+    candidates = [name]
+    if name == "cupy":
+        candidates = [d.metadata["Name"] for d in md.distributions()
+                      if (d.metadata["Name"] or "").lower().startswith("cupy")]
+    for c in candidates:
+        try:
+            return md.version(c)
+        except Exception:  # noqa: BLE001
+            continue
+    return None
+
+
 def collect_meta(libs):
     import numpy as np
     meta = {
@@ -510,12 +626,13 @@ def collect_meta(libs):
         "gpu": None,
         "versions": {"numpy": np.__version__},
         "libraries": {},
-        "git_commit": _git("rev-parse", "HEAD"),
+        # The device machine gets the tree without .git: GPUARR_GIT_COMMIT then names it.
+        "git_commit": _git("rev-parse", "HEAD") or os.environ.get("GPUARR_GIT_COMMIT"),
     }
     status = _git("status", "--porcelain", "--untracked-files=no")
     meta["git_dirty"] = None if status is None else bool(status)
     for name, lib in libs.items():
-        meta["versions"][name] = lib.version
+        meta["versions"][name] = lib.version or meta["versions"].get(name) or _installed(name)
         meta["libraries"][name] = {"available": lib.available, "reason": lib.reason}
     try:
         import gpuarr
@@ -527,6 +644,13 @@ def collect_meta(libs):
         meta["gpuarr_transfer_settings"] = gpuarr._core.transfer_settings()
     except Exception as e:  # noqa: BLE001
         meta.setdefault("meta_errors", []).append(f"{type(e).__name__}: {e}")
+    try:  # the kernel driver's version, as nvidia-smi reports it (e.g. 580.159.04)
+        p = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                           capture_output=True, text=True, timeout=20)
+        if p.returncode == 0 and p.stdout.strip():
+            meta["nvidia_driver"] = p.stdout.strip().splitlines()[0]
+    except Exception:  # noqa: BLE001  (no nvidia-smi: the CUDA driver version stands)
+        pass
     return meta
 
 
@@ -548,7 +672,7 @@ def write_json(path, meta, rows, **extra):
     _atomic_write(path, write)
 
 
-_COLORS = {"gpuarr": "#2a9d8f", "cupy": "#e76f51", "torch": "#6c757d"}
+_COLORS = {"gpuarr": "#2a9d8f", "cupy": "#e76f51", "torch": "#6c757d", "numpy": "#4361ee"}
 
 
 def write_png(path, meta, rows, lib_order=LIB_ORDER):
@@ -712,7 +836,8 @@ def parse_args(argv=None):
     p.add_argument("--no-png", action="store_true", help="write no chart")
     p.add_argument("--repeat", type=int, metavar="N",
                    help=f"timed batches per call workload (default {CALL_BATCHES}) and timed "
-                        f"runs per transfer workload (default {TRANSFER_RUNS})")
+                        f"runs per transfer workload (default {TRANSFER_RUNS}) and per run "
+                        f"workload (default {RUNS})")
     p.add_argument("--sweep-transfers", action="store_true",
                    help="instead of the groups: gpuarr's 1 GiB H2D/D2H in a fresh process per "
                         "combination of GPUARR_TRANSFER_THREADS / GPUARR_STAGING_CHUNK_MB / "
@@ -779,6 +904,7 @@ def main(argv=None):
     print()
     print(f"{meta.get('gpu')}  {meta['date']}  commit {(meta.get('git_commit') or '?')[:12]}"
           + (" (dirty)" if meta.get("git_dirty") else ""))
+    print(format_versions(meta))
     print(format_table(rows, lib_order))
     print(format_notes(rows, libs, lib_order))
 

@@ -1,0 +1,78 @@
+"""Host-only checks of the benchmark runner (benchmarks/harness.py): the NumPy library, the
+``run`` kind with a fresh process, the table, the versions line and the JSON, without a GPU."""
+
+import json
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from benchmarks import harness  # noqa: E402
+
+
+def test_numpy_library_and_tables(tmp_path):
+    from benchmarks.foundation import SUM_ROUNDTRIP
+    libs = harness.load_libraries(["numpy"])
+    assert libs["numpy"].available
+    fresh = harness.Workload("fresh python", kind="run", goal=harness.Goal("<= 10 s", abs_max=1e4))
+    fresh.impl("numpy")(lambda np_: harness.fresh_python("print(1 + 1)", check_output="2"))
+    wrong = harness.Workload("wrong output", kind="run")
+    wrong.impl("numpy")(lambda np_: harness.fresh_python("print(3)", check_output="2"))
+    log = open(os.devnull, "w")
+    rows = harness.run_groups(
+        [harness.Group("g", [SUM_ROUNDTRIP, fresh, wrong])], libs, repeat=2,
+        log=log)
+    by_key = {r["key"]: r for r in rows}
+    ok = by_key["sum_roundtrip"]["results"]["numpy"]
+    assert ok["status"] == "ok" and ok["value"] > 0 and len(ok["samples"]) == 2
+    run = by_key["fresh_python"]["results"]["numpy"]
+    assert run["status"] == "ok" and by_key["fresh_python"]["unit"] == "ms"
+    assert 1.0 < run["value"] < 1e4
+    assert by_key["fresh_python"]["verdict"] == "-"   # only gpuarr's figure is judged
+    bad = by_key["wrong_output"]["results"]["numpy"]
+    assert bad["status"] == "wrong" and "expected '2'" in bad["error"]
+    assert by_key["sum_roundtrip"]["results"]["gpuarr"]["status"] == "unavailable"
+
+    table = harness.format_table(rows)
+    assert "NumPy" in table.splitlines()[0] and "WRONG" in table
+    meta = harness.collect_meta({n: libs.get(n, harness.Library(n)) for n in harness.LIB_ORDER})
+    line = harness.format_versions(meta)
+    assert line.startswith("versions: ") and "NumPy" in line and "CUDA runtime" in line
+    path = tmp_path / "r.json"
+    harness.write_json(str(path), meta, rows)
+    doc = json.loads(path.read_text())
+    for key in ("date", "gpu", "versions", "git_commit", "python", "rows"):
+        assert key in doc
+    assert doc["versions"]["numpy"]
+
+
+def test_cli_lists_groups(capsys):
+    assert harness.main(["--list"]) == 0
+    out = capsys.readouterr().out
+    for group in ("foundation", "products"):
+        assert group in out
+
+
+@pytest.mark.parametrize("v, text", [(13000, "13.0"), (12060, "12.6"), (None, "?")])
+def test_cuda_version_text(v, text):
+    assert f"CUDA runtime {text}" in harness.format_versions({"cuda_runtime": v, "versions": {}})
+
+
+def test_fresh_python_reported_time_and_fresh_dirs():
+    code = ("import os, sys; d = os.environ['MY_CACHE']; "
+            "assert os.path.isdir(d) and not os.listdir(d); "
+            "open(os.path.join(d, 'x'), 'w').close(); print('ok', 0.25)")
+    fn = harness.fresh_python(code, check_output="ok", reports_time=True,
+                              fresh_dirs=("MY_CACHE",))
+    for _ in range(2):   # the second run gets a new, empty folder again
+        r = fn()
+        assert isinstance(r, harness.Seconds) and r == 0.25
+    m = harness.time_runs(fn, lambda: None, runs=3)
+    assert m.value == 250.0 and m.samples == [250.0] * 3
+    with pytest.raises(harness.BenchmarkError, match="no time"):
+        harness.fresh_python("print('ok')", reports_time=True)()
+    with pytest.raises(harness.BenchmarkError, match="exit 3"):
+        harness.fresh_python("raise SystemExit(3)")()
