@@ -40,6 +40,7 @@ from gpuarr._ufuncs import (  # noqa: F401
 )
 from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
 from gpuarr import linalg
+from gpuarr import random  # noqa: E402  (gpuarr.random)
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 
@@ -74,7 +75,7 @@ __all__ = [
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
-    "linalg",
+    "linalg", "random",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__
