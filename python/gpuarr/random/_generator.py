@@ -112,7 +112,7 @@ def _bounded_gt_0_1(v, name):
 
 def _poisson_lam(v, name):
     xp = _xp(v)
-    if not _all(xp.less_equal(v, _POISSON_LAM_MAX)):
+    if _any(xp.greater(v, _POISSON_LAM_MAX)):
         raise ValueError(f"{name} value too large")
     if not _all(xp.greater_equal(v, 0.0)):
         raise ValueError(f"{name} < 0 or {name} is NaN")
