@@ -529,3 +529,143 @@ def test_multivariate_normal():
         np.testing.assert_allclose(np.cov(x.T), cov, atol=0.03)
     with pytest.warns(RuntimeWarning):
         g.multivariate_normal([0, 0], [[1, 2], [2, 1]])
+
+
+# ---- host tests of the Python layer on a NumPy-backed stand-in for the device ------------
+# The GPU-only paths (shapes, broadcasting of array parameters, composite distributions,
+# choice/permutation plumbing) run here against a fake device module whose arrays are a
+# NumPy subclass and whose kernels draw from NumPy; the real kernels are tested above.
+
+class _FakeArray(np.ndarray):
+    def get(self):
+        return np.asarray(self)
+
+
+def _fake_modules():
+    import types
+
+    fake = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
+    fake.ndarray = _FakeArray
+
+    def wrap(fn):
+        return lambda *a, **k: np.asarray(fn(*a, **k)).view(_FakeArray)
+
+    for n in ("empty", "zeros", "full", "asarray", "ascontiguousarray", "take", "argsort",
+              "searchsorted", "reshape", "broadcast_to", "where"):
+        setattr(fake, n, wrap(getattr(np, n)))
+
+    def rng(key, call):
+        return np.random.default_rng([key, call])
+
+    def param(p, out):
+        if isinstance(p, np.ndarray):
+            assert p.dtype == np.float64 and p.flags.c_contiguous and p.shape == out.shape
+        return p
+
+    core = types.SimpleNamespace(
+        _random_uniform=lambda o, k, c, lo, hi: o.__setitem__(
+            ..., rng(k, c).uniform(lo, hi, o.shape)),
+        _random_normal=lambda o, k, c, m, s: o.__setitem__(..., rng(k, c).normal(m, s, o.shape)),
+        _random_exponential=lambda o, k, c, s: o.__setitem__(
+            ..., rng(k, c).exponential(s, o.shape)),
+        _random_bits64=lambda o, k, c: o.__setitem__(
+            ..., rng(k, c).integers(0, 2**64, o.shape, dtype=np.uint64)),
+        _random_gamma=lambda o, k, c, a, s: o.__setitem__(
+            ..., s * rng(k, c).standard_gamma(param(a, o), o.shape)),
+        _random_poisson=lambda o, k, c, lam: o.__setitem__(
+            ..., rng(k, c).poisson(param(lam, o), o.shape)),
+        _random_binomial=lambda o, k, c, n, p: o.__setitem__(
+            ..., rng(k, c).binomial(np.asarray(param(n, o)).astype(np.int64), param(p, o),
+                                    o.shape)),
+        _random_integers=lambda o, k, c, low, rng_: o.__setitem__(
+            ..., ((rng(k, c).integers(0, rng_, o.shape, dtype=np.uint64, endpoint=True)
+                   + np.uint64(low)).astype(o.dtype))),
+    )
+    return fake, core
+
+
+@pytest.fixture
+def fake_device(monkeypatch):
+    from gpuarr.random import _generator as gen
+
+    fake, core = _fake_modules()
+    monkeypatch.setattr(gen, "_ga", fake)
+    monkeypatch.setattr(gen, "_core", core)
+    return fake
+
+
+FAKE_CASES = [
+    ("random", ((2, 3),), (2, 3), "f8"),
+    ("random", (None,), (), "f8"),
+    ("uniform", (-1.0, [1.0, 2.0]), (2,), "f8"),
+    ("uniform", (0.0, 1.0, (4,)), (4,), "f8"),
+    ("normal", ([0.0, 1.0], 2.0, (3, 2)), (3, 2), "f8"),
+    ("normal", (0.0, 1.0, 5), (5,), "f8"),
+    ("standard_normal", (7,), (7,), "f8"),
+    ("lognormal", (0.0, [0.5, 1.0]), (2,), "f8"),
+    ("exponential", ([1.0, 2.0],), (2,), "f8"),
+    ("standard_exponential", ((2, 2),), (2, 2), "f8"),
+    ("standard_gamma", ([0.5, 2.0], (3, 2)), (3, 2), "f8"),
+    ("gamma", (2.0, [1.0, 3.0]), (2,), "f8"),
+    ("beta", (0.5, [1.0, 2.0]), (2,), "f8"),
+    ("chisquare", ([2.0, 3.0],), (2,), "f8"),
+    ("standard_t", (3.0, 6), (6,), "f8"),
+    ("laplace", (0.0, [1.0, 2.0]), (2,), "f8"),
+    ("logistic", (0.0, 1.0, 4), (4,), "f8"),
+    ("weibull", ([0.0, 2.0],), (2,), "f8"),
+    ("weibull", (0.0, 3), (3,), "f8"),
+    ("triangular", (0.0, [0.5, 1.0], 2.0), (2,), "f8"),
+    ("poisson", ([1.0, 50.0], (5, 2)), (5, 2), "i8"),
+    ("binomial", ([5, 10], 0.5), (2,), "i8"),
+    ("geometric", ([0.5, 1.0],), (2,), "i8"),
+    ("integers", (-3, 4, (3, 3)), (3, 3), "i8"),
+    ("permutation", (6,), (6,), "i8"),
+    ("choice", (5, 4), (4,), "i8"),
+    ("multinomial", (10, [0.2, 0.3, 0.5], 4), (4, 3), "i8"),
+    ("multivariate_normal", ([0.0, 1.0], [[1.0, 0.2], [0.2, 1.0]], 5), (5, 2), "f8"),
+]
+
+
+@pytest.mark.parametrize("method,args,shape,dt", FAKE_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(FAKE_CASES)])
+def test_python_layer_on_fake_device(fake_device, method, args, shape, dt):
+    x = getattr(gr.default_rng(0), method)(*args)
+    assert isinstance(x, _FakeArray), type(x)
+    assert x.shape == shape and x.dtype == np.dtype(dt)
+    assert np.all(np.isfinite(x))
+
+
+def test_python_layer_values_on_fake_device(fake_device):
+    g = gr.default_rng(1)
+    assert np.all(g.weibull([0.0, 0.0]) == 0)
+    assert np.all(g.geometric(1.0, 5) == 1)
+    m = g.multinomial(10, [0.2, 0.3, 0.5], 50)
+    assert np.all(m.sum(axis=1) == 10)
+    t = g.triangular(0.0, [0.5, 1.0], 2.0, (1000, 2))
+    assert np.all((t >= 0) & (t <= 2))
+    i = g.integers(-3, 4, 1000, dtype=np.int8)
+    assert i.dtype == np.int8 and i.min() >= -3 and i.max() <= 3
+    u = g.integers(0, 2**64, 10, dtype=np.uint64)
+    assert u.dtype == np.uint64
+    p = g.permutation(fake_device.asarray(np.arange(12).reshape(4, 3)))
+    assert sorted(p[:, 0].tolist()) == [0, 3, 6, 9]
+    s = fake_device.asarray(np.arange(10))
+    g.shuffle(s)
+    assert sorted(s.tolist()) == list(range(10))
+    c = g.choice(fake_device.asarray(np.arange(5.0)), (2, 2), replace=False)
+    assert c.shape == (2, 2) and len(set(c.ravel().tolist())) == 4
+    w = g.choice(4, 3, replace=False, p=[0.1, 0.0, 0.6, 0.3])
+    assert sorted(w.tolist()) == [0, 2, 3]
+    pc = g.choice(3, 2000, p=[0.0, 0.5, 0.5])
+    assert pc.min() >= 1 and pc.max() <= 2
+    assert g.choice(5).shape == ()
+    out = fake_device.empty((3,), np.float32)
+    assert g.standard_gamma(2.0, out=out, dtype=np.float32) is out
+    rs = gr.RandomState(3)
+    assert rs.rand(2, 3).shape == (2, 3) and rs.randn(4).shape == (4,)
+    assert rs.randint(5, size=7).dtype == np.int64
+    assert rs.random_integers(3, size=100).min() >= 1
+    with pytest.raises(ValueError, match="scale < 0"):
+        g.normal(0.0, fake_device.asarray(np.array([1.0, -1.0])))
+    with pytest.raises(ValueError, match="left > mode"):
+        g.triangular(fake_device.asarray(np.array([2.0])), 1.0, 3.0)

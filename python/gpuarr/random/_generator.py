@@ -451,9 +451,9 @@ class _Base:
         shape = _out_shape(_norm_size(size), [pp])
         e = self._std_exp(shape)
         # ceil(E / -log(1 - p)); p == 1 gives 1.
-        denom = _ga.negative(_ga.log1p(_ga.negative(_dev(pp)))) if not _is_scalar(pp) else \
-            -np.log1p(-float(pp))
         with np.errstate(divide="ignore"):
+            denom = _ga.negative(_ga.log1p(_ga.negative(_dev(pp)))) if not _is_scalar(pp) \
+                else -np.log1p(-float(pp))
             k = _ga.ceil(_ga.divide(e, denom))
         return _ga.maximum(k, 1.0).astype(np.int64)
 
