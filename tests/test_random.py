@@ -73,6 +73,12 @@ GEN_ERRORS = [
     ("integers", (0, 3), {"dtype": bool}),
     ("integers", (0, 2**63 + 1), {}),
     ("integers", (0, 5), {"dtype": np.float64}),
+    ("integers", ([0, 5], [3, 5]), {}),
+    ("integers", ([0, 0], [0, 5]), {}),
+    ("integers", ([-1, 0], 3), {"dtype": np.uint8}),
+    ("integers", (0, [3, 256]), {"dtype": np.uint8, "endpoint": True}),
+    ("integers", (0, [-1, 5]), {}),
+    ("integers", ([0, 1], 5), {"size": 3}),
     ("random", (), {"dtype": np.int32}),
     ("standard_normal", (), {"dtype": np.float16}),
     ("standard_exponential", (), {"dtype": np.int64}),
@@ -419,6 +425,22 @@ def test_discrete_chi2(method, args, pmf):
 
 
 @gpu_test
+def test_integers_array_bounds():
+    g = gr.default_rng(13)
+    lo = np.array([0, -5, 1])
+    hi = np.array([[3], [10], [101]])
+    x = _h(g.integers(lo, hi, size=(3, 3), dtype=np.int16))
+    assert x.shape == (3, 3) and x.dtype == np.int16
+    assert np.all((x >= lo) & (x < hi))
+    z = _h(g.integers(lo, hi, size=(2000, 3, 3), dtype=np.int16))
+    assert np.all((z >= lo) & (z < hi))
+    np.testing.assert_array_equal(z.min(axis=0), np.broadcast_to(lo, (3, 3)))
+    np.testing.assert_array_equal(z.max(axis=0), np.broadcast_to(hi - 1, (3, 3)))
+    y = _h(g.integers(np.zeros(N // 10, dtype=np.int64), 2**40, endpoint=True))
+    assert y.min() >= 0 and y.max() <= 2**40 and y.max() > 2**39
+
+
+@gpu_test
 def test_discrete_edges():
     g = gr.default_rng(4)
     assert _h(g.poisson(0.0, 10)).tolist() == [0] * 10
@@ -577,6 +599,9 @@ def _fake_modules():
         _random_binomial=lambda o, k, c, n, p: o.__setitem__(
             ..., rng(k, c).binomial(np.asarray(param(n, o)).astype(np.int64), param(p, o),
                                     o.shape)),
+        _random_integers_array=lambda o, k, c, low, rng_: o.__setitem__(
+            ..., ((rng(k, c).integers(0, rng_.astype(np.uint64), o.shape, dtype=np.uint64,
+                                      endpoint=True) + low).astype(o.dtype))),
         _random_integers=lambda o, k, c, low, rng_: o.__setitem__(
             ..., ((rng(k, c).integers(0, rng_, o.shape, dtype=np.uint64, endpoint=True)
                    + np.uint64(low)).astype(o.dtype))),
@@ -645,6 +670,11 @@ def test_python_layer_values_on_fake_device(fake_device):
     assert np.all((t >= 0) & (t <= 2))
     i = g.integers(-3, 4, 1000, dtype=np.int8)
     assert i.dtype == np.int8 and i.min() >= -3 and i.max() <= 3
+    a = g.integers([0, -5], [[3], [10]], dtype=np.int16)
+    assert a.shape == (2, 2) and a.dtype == np.int16 and a.min() >= -5
+    assert np.all(a[:, 0] >= 0) and np.all(a[0] < 3)
+    b = g.integers([[0], [100]], 256, size=(2, 50), dtype=np.uint8)
+    assert b.shape == (2, 50) and b[1].min() >= 100
     u = g.integers(0, 2**64, 10, dtype=np.uint64)
     assert u.dtype == np.uint64
     p = g.permutation(fake_device.asarray(np.arange(12).reshape(4, 3)))

@@ -66,6 +66,19 @@ GPUARR_BINDINGS(160) {
                                uint64_t range) {
     random_integers(out_arr(out), state(key, call), low, range);
   });
+  // Per-element bounds: contiguous uint64 arrays of the output's size (low bits, range).
+  m.def("_random_integers_array", [](py::handle out, uint64_t key, uint64_t call,
+                                     py::handle low, py::handle range) {
+    const NDArray& o = out_arr(out);
+    auto words = [&](py::handle h) {
+      const NDArray& a = out_arr(h);
+      if (a.dtype != DType::UInt64 || !a.c_contiguous() || a.size() != o.size() ||
+          a.device() != o.device())
+        throw ValueError("integer bounds must be contiguous uint64 arrays of the output size");
+      return reinterpret_cast<const uint64_t*>(a.data());
+    };
+    random_integers(o, state(key, call), 0, 0, words(low), words(range));
+  });
 }
 
 }  // namespace gpuarr::bind

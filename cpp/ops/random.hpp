@@ -41,8 +41,10 @@ void random_poisson(const NDArray& out, PhiloxState s, RandomParam lam);
 void random_binomial(const NDArray& out, PhiloxState s, RandomParam n, RandomParam p);
 // out (any integer or bool dtype) = low + k, k uniform on [0, range] (range inclusive,
 // up to 2**64 - 1), by Lemire's multiply-and-reject. `low` is the bits of a signed or
-// unsigned 64-bit value; the sum wraps to the output type.
-void random_integers(const NDArray& out, PhiloxState s, uint64_t low, uint64_t range);
+// unsigned 64-bit value; the sum wraps to the output type. With low_array/range_array
+// (device pointers to out.size() uint64 each, both or neither) element i uses those.
+void random_integers(const NDArray& out, PhiloxState s, uint64_t low, uint64_t range,
+                     const uint64_t* low_array = nullptr, const uint64_t* range_array = nullptr);
 // out (uint64) = 64 random bits per element.
 void random_bits64(const NDArray& out, PhiloxState s);
 

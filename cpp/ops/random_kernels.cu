@@ -361,6 +361,20 @@ __global__ void integers_kernel(T* out, int64_t n, PhiloxState s, uint64_t low, 
   }
 }
 
+template <class T>
+__global__ void integers_array_kernel(T* out, int64_t n, PhiloxState s, const uint64_t* low,
+                                      const uint64_t* range) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    ElemRng g(s, i);
+    const uint64_t v = low[i] + bounded(g, range[i]);
+    if constexpr (std::is_same_v<T, bool>)
+      out[i] = v != 0;
+    else
+      out[i] = static_cast<T>(v);
+  }
+}
+
 dim3 elem_grid(int64_t n) { return grid_for(std::min<int64_t>(n, int64_t(132) * 2048 * 4), kThreads); }
 
 template <class F>
@@ -437,15 +451,20 @@ void random_binomial(const NDArray& out, PhiloxState s, RandomParam n_trials, Ra
   check_launch("random_binomial");
 }
 
-void random_integers(const NDArray& out, PhiloxState s, uint64_t low, uint64_t range) {
+void random_integers(const NDArray& out, PhiloxState s, uint64_t low, uint64_t range,
+                     const uint64_t* low_array, const uint64_t* range_array) {
   require_contiguous(out, "random_integers");
   const int64_t n = out.size();
   if (n == 0) return;
   DeviceGuard guard(out.device());
   auto launch = [&](auto tag) {
     using T = typename decltype(tag)::type;
-    integers_kernel<T><<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
-        reinterpret_cast<T*>(out.data()), n, s, low, range);
+    if (low_array)
+      integers_array_kernel<T><<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+          reinterpret_cast<T*>(out.data()), n, s, low_array, range_array);
+    else
+      integers_kernel<T><<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+          reinterpret_cast<T*>(out.data()), n, s, low, range);
     check_launch("random_integers");
   };
   switch (out.dtype) {

@@ -125,13 +125,16 @@ def _cmp_any(op, a, b):
     return bool(np.any(getattr(np, op)(a, b)))
 
 
-def _out_shape(size, params):
+def _out_shape(size, params, size_last=False):
     """The result shape: `size`, or the broadcast shape of the parameters (NumPy's
     shape-mismatch ValueError where they do not broadcast to `size`)."""
     shapes = [p.shape for p in params]
     if size is None:
         return np.broadcast_shapes(*shapes) if shapes else ()
-    np.broadcast_shapes(size, *shapes)
+    if size_last:  # integers(): NumPy broadcasts (low, high, size)
+        np.broadcast_shapes(*shapes, size)
+    else:  # the other distributions: (size, params...)
+        np.broadcast_shapes(size, *shapes)
     for s in shapes:  # parameters must broadcast *to* size, not beyond it
         if np.broadcast_shapes(size, s) != size:
             raise ValueError(
@@ -464,6 +467,8 @@ class _Base:
                             f"{'randint' if self._legacy else 'integers'}")
         if high is None:
             low, high = 0, low
+        if np.ndim(low) or np.ndim(high) or _is_device(low) or _is_device(high):
+            return self._integers_array(low, high, _norm_size(size), dt, endpoint)
         lo, hi = _as_int(low), _as_int(high)
         closed_hi = hi if endpoint else hi - 1
         lb, ub = _int_bounds(dt)
@@ -479,6 +484,41 @@ class _Base:
         size = _norm_size(size)
         out = self._new(() if size is None else size, dt)
         _core._random_integers(out, *self._next(), lo & _MASK64, closed_hi - lo)
+        return out
+
+    def _integers_array(self, low, high, size, dt, endpoint):
+        """integers() with array bounds: NumPy's broadcast checks on the host (object
+        arithmetic on the un-broadcast bounds), then per-element bounds on the device."""
+        def host_ints(x):
+            h = np.asarray(x.get() if _is_device(x) else x)
+            if h.dtype.kind == "f":
+                h = h.astype(np.int64)
+            return h.astype(object)
+
+        lo, hi = host_ints(low), host_ints(high)
+        lb, ub = _int_bounds(dt)
+        name = "bool" if dt.kind == "b" else dt.name
+        if np.any(lo < lb):
+            raise ValueError(f"low is out of bounds for {name}")
+        if np.any(hi > ub) if endpoint else np.any(hi > ub + 1):
+            raise ValueError(f"high is out of bounds for {name}")
+        if np.any(lo > hi) if endpoint else np.any(lo >= hi):
+            if not np.any(lo != 0):
+                raise ValueError("high < 0" if endpoint else "high <= 0")
+            raise ValueError("low > high" if endpoint else "low >= high")
+        shape = _out_shape(size, [lo, hi], size_last=True)
+        closed_hi = hi if endpoint else hi - 1
+        lo_b, hi_b = np.broadcast_arrays(lo, closed_hi)
+        low_bits = np.array([int(v) & _MASK64 for v in lo_b.ravel()],
+                            dtype=np.uint64).reshape(lo_b.shape)
+        rng_bits = np.array([int(h) - int(v) for h, v in zip(hi_b.ravel(), lo_b.ravel())],
+                            dtype=np.uint64).reshape(lo_b.shape)
+        out = self._new(shape, dt)
+
+        def dev(a):
+            return _ga.ascontiguousarray(_ga.broadcast_to(_ga.asarray(a), shape))
+
+        _core._random_integers_array(out, *self._next(), dev(low_bits), dev(rng_bits))
         return out
 
     def multinomial(self, n, pvals, size=None):
