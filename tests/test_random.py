@@ -305,7 +305,9 @@ def test_integers_dtypes_full_range(dt, endpoint):
 def test_integers_uniform(lo, hi):
     h = _h(gr.default_rng(2).integers(lo, hi, N))
     assert h.min() >= lo and h.max() < hi
-    if hi - lo <= 10:
+    if hi - lo == 1:
+        assert np.all(h == lo)
+    elif hi - lo <= 10:
         counts = np.bincount(h - lo, minlength=hi - lo)
         assert st.chisquare(counts).pvalue > P_MIN
     else:
@@ -548,7 +550,7 @@ def test_multivariate_normal():
         x = _h(g.multivariate_normal(mean, cov, size=N, method=method))
         assert x.shape == (N, 3)
         np.testing.assert_allclose(x.mean(axis=0), mean, atol=5 * np.sqrt(2.0 / N))
-        np.testing.assert_allclose(np.cov(x.T), cov, atol=0.03)
+        np.testing.assert_allclose(np.cov(x.T), cov, atol=0.05)  # ~5 sigma
     with pytest.warns(RuntimeWarning):
         g.multivariate_normal([0, 0], [[1, 2], [2, 1]])
 

@@ -96,6 +96,17 @@ struct BitsGen {
   }
 };
 
+// One 16-byte store of a block's values (st.global.v2.f64 / v4.f32 / v2.u64).
+__device__ __forceinline__ void store16(double* p, const Vals<double>& v) {
+  *reinterpret_cast<double2*>(p) = make_double2(v.v[0], v.v[1]);
+}
+__device__ __forceinline__ void store16(float* p, const Vals<float>& v) {
+  *reinterpret_cast<float4*>(p) = make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
+}
+__device__ __forceinline__ void store16(uint64_t* p, const Vals<uint64_t>& v) {
+  *reinterpret_cast<ulonglong2*>(p) = make_ulonglong2(v.v[0], v.v[1]);
+}
+
 template <class T, class Gen>
 __global__ void block_kernel(T* out, int64_t n, PhiloxState s, Gen gen, bool vector_ok) {
   constexpr int K = Vals<T>::K;
@@ -106,13 +117,26 @@ __global__ void block_kernel(T* out, int64_t n, PhiloxState s, Gen gen, bool vec
     gen(block_bits(b, 0, s), v);
     const int64_t base = b * K;
     if (vector_ok && base + K <= n) {
-      *reinterpret_cast<uint4*>(out + base) = *reinterpret_cast<const uint4*>(&v);
+      store16(out + base, v);
     } else {
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (base + k < n) out[base + k] = v.v[k];
     }
   }
+}
+
+// Multiprocessors of a device (cached: the attribute query is not free per call).
+int sm_count(int device) {
+  static int counts[kMaxDevices] = {};
+  if (device < 0 || device >= kMaxDevices) return 132;
+  if (counts[device] == 0) {
+    int n = 0;
+    check_cuda(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device),
+               "cudaDeviceGetAttribute(MultiProcessorCount)");
+    counts[device] = n > 0 ? n : 132;
+  }
+  return counts[device];
 }
 
 template <class T, class Gen>
@@ -124,9 +148,7 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
   const int64_t nblocks = (n + K - 1) / K;
   const bool vector_ok = reinterpret_cast<uintptr_t>(out.data()) % 16 == 0;
   // A few waves of resident threads; each thread loops over blocks.
-  int sms = 132;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, out.device());
-  const int64_t cap = int64_t(sms) * (2048 / kThreads) * 4;
+  const int64_t cap = int64_t(sm_count(out.device())) * (2048 / kThreads) * 4;
   const int64_t grid = std::min<int64_t>((nblocks + kThreads - 1) / kThreads, cap);
   block_kernel<T, Gen><<<dim3(static_cast<unsigned>(std::max<int64_t>(grid, 1))), kThreads, 0,
                          stream_for(out)>>>(reinterpret_cast<T*>(out.data()), n, s, gen,
@@ -375,7 +397,9 @@ __global__ void integers_array_kernel(T* out, int64_t n, PhiloxState s, const ui
   }
 }
 
-dim3 elem_grid(int64_t n) { return grid_for(std::min<int64_t>(n, int64_t(132) * 2048 * 4), kThreads); }
+dim3 elem_grid(int64_t n) {
+  return grid_for(std::min<int64_t>(n, int64_t(132) * 2048 * 4), kThreads);
+}
 
 template <class F>
 void dispatch_float(const NDArray& out, const char* fn, F&& f) {
