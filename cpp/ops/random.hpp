@@ -12,14 +12,10 @@
 #pragma once
 #include <cstdint>
 
+#include "core/random_algorithms.hpp"
 #include "ops/ndarray.hpp"
 
 namespace gpuarr {
-
-struct PhiloxState {
-  uint64_t key;   // Philox key (two 32-bit words)
-  uint32_t call;  // counter word 3
-};
 
 // A per-element parameter: a contiguous float64 array of out.size() elements, or a scalar.
 struct RandomParam {
