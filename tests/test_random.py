@@ -650,6 +650,14 @@ FAKE_CASES = [
     ("choice", (5, 4), (4,), "i8"),
     ("multinomial", (10, [0.2, 0.3, 0.5], 4), (4, 3), "i8"),
     ("multivariate_normal", ([0.0, 1.0], [[1.0, 0.2], [0.2, 1.0]], 5), (5, 2), "f8"),
+    ("exponential", (2.0, 3), (3,), "f8"),
+    ("gamma", (2.0, 2.0, 3), (3,), "f8"),
+    ("poisson", (3.0, (2, 2)), (2, 2), "i8"),
+    ("binomial", (7, 0.9, 4), (4,), "i8"),
+    ("geometric", (0.2, 3), (3,), "i8"),
+    ("choice", (3, (2, 2), True, [0.2, 0.3, 0.5]), (2, 2), "i8"),
+    ("standard_t", ([2.0, 5.0],), (2,), "f8"),
+    ("chisquare", (2.0, 4), (4,), "f8"),
 ]
 
 
@@ -694,6 +702,14 @@ def test_python_layer_values_on_fake_device(fake_device):
     out = fake_device.empty((3,), np.float32)
     assert g.standard_gamma(2.0, out=out, dtype=np.float32) is out
     rs = gr.RandomState(3)
+    assert rs.uniform(0, 2, 5, dtype=np.float32).dtype == np.float32
+    assert rs.uniform([0, 1], 2, dtype=np.float32).dtype == np.float32
+    assert rs.normal(0, 1, 5, dtype=np.float32).dtype == np.float32
+    assert rs.normal([0, 1], 1, dtype=np.float32).dtype == np.float32
+    assert rs.random_sample(3, dtype=np.float32).dtype == np.float32
+    assert rs.exponential(1.0, 3, dtype=np.float32).dtype == np.float32
+    assert rs.gamma(1.0, 2.0, 3, dtype=np.float32).dtype == np.float32
+    assert rs.permutation(5).shape == (5,) and rs.choice(5, 2).shape == (2,)
     assert rs.rand(2, 3).shape == (2, 3) and rs.randn(4).shape == (4,)
     assert rs.randint(5, size=7).dtype == np.int64
     assert rs.random_integers(3, size=100).min() >= 1
