@@ -10,6 +10,7 @@ Parameters are validated as NumPy validates them (same exception types and messa
 Python scalar would force a device synchronisation).
 """
 
+import math
 import numbers
 import operator
 
@@ -88,6 +89,11 @@ def _all(v):
 
 # NumPy's constraints (numpy/random/_common.pyx, check_constraint), same messages.
 def _non_negative(v, name):
+    if not _is_device(v) and v.ndim == 0:  # the common scalar case, without NumPy ufuncs
+        f = float(v)
+        if f == f and math.copysign(1.0, f) < 0:
+            raise ValueError(f"{name} < 0")
+        return
     xp = _xp(v)
     if _any(xp.logical_and(xp.logical_not(xp.isnan(v)), xp.signbit(v))):
         raise ValueError(f"{name} < 0")
@@ -129,6 +135,8 @@ def _out_shape(size, params, size_last=False):
     """The result shape: `size`, or the broadcast shape of the parameters (NumPy's
     shape-mismatch ValueError where they do not broadcast to `size`)."""
     shapes = [p.shape for p in params]
+    if all(s == () for s in shapes):  # scalars broadcast to any size
+        return () if size is None else size
     if size is None:
         return np.broadcast_shapes(*shapes) if shapes else ()
     if size_last:  # integers(): NumPy broadcasts (low, high, size)
