@@ -97,6 +97,16 @@ GEN_ERRORS = [
     ("multinomial", (5, [0.7, 0.7, 0.1]), {}),
     ("multivariate_normal", ([0, 0], [[1, 0]]), {}),
     ("multivariate_normal", ([0, 0, 0], [[1, 0], [0, 1]]), {}),
+    ("gumbel", (0, -1), {}),
+    ("pareto", (0,), {}),
+    ("power", (-1,), {}),
+    ("rayleigh", (-1,), {}),
+    ("f", (0, 1), {}),
+    ("f", (1, 0), {}),
+    ("negative_binomial", (0, 0.5), {}),
+    ("negative_binomial", (np.nan, 0.5), {}),
+    ("negative_binomial", (1, 0), {}),
+    ("negative_binomial", (1, 1.5), {}),
 ]
 
 
@@ -126,6 +136,8 @@ LEGACY_ERRORS = [
     ("choice", (2,), {"p": [-1, 2]}),
     ("choice", ([1, 2, 3],), {"p": [[0.5, 0.5, 0]]}),
     ("multinomial", (5, [0.7, 0.7, 0.1]), {}),
+    ("negative_binomial", (0, 0.5), {}),
+    ("negative_binomial", (1, 1.5), {}),
 ]
 
 
@@ -341,6 +353,12 @@ CONTINUOUS = [
     ("lognormal", (0.2, 0.7), "lognorm", (0.7, 0, np.exp(0.2))),
     ("weibull", (1.7,), "weibull_min", (1.7,)),
     ("triangular", (-1.0, 0.5, 2.0), "triang", (0.5, -1.0, 3.0)),
+    ("gumbel", (0.5, 2.0), "gumbel_r", (0.5, 2.0)),
+    ("pareto", (3.0,), "lomax", (3.0,)),
+    ("power", (2.5,), "powerlaw", (2.5,)),
+    ("rayleigh", (1.5,), "rayleigh", (0, 1.5)),
+    ("standard_cauchy", (), "cauchy", ()),
+    ("f", (5.0, 7.0), "f", (5.0, 7.0)),
 ]
 
 
@@ -413,6 +431,7 @@ DISCRETE = [
     ("binomial", (500, 0.93), lambda k: st.binom.pmf(k, 500, 0.93)),
     ("geometric", (0.3,), lambda k: st.geom.pmf(k, 0.3)),
     ("geometric", (0.01,), lambda k: st.geom.pmf(k, 0.01)),
+    ("negative_binomial", (3.5, 0.4), lambda k: st.nbinom.pmf(k, 3.5, 0.4)),
 ]
 
 
@@ -658,6 +677,14 @@ FAKE_CASES = [
     ("choice", (3, (2, 2), True, [0.2, 0.3, 0.5]), (2, 2), "i8"),
     ("standard_t", ([2.0, 5.0],), (2,), "f8"),
     ("chisquare", (2.0, 4), (4,), "f8"),
+    ("gumbel", (0.0, [1.0, 2.0]), (2,), "f8"),
+    ("pareto", (2.0, 3), (3,), "f8"),
+    ("power", ([2.0, 3.0],), (2,), "f8"),
+    ("rayleigh", (1.0, 3), (3,), "f8"),
+    ("standard_cauchy", (3,), (3,), "f8"),
+    ("f", (2.0, [3.0, 4.0]), (2,), "f8"),
+    ("negative_binomial", (3.0, 0.5, 4), (4,), "i8"),
+    ("negative_binomial", ([3.0, 1.0], [0.5, 1.0]), (2,), "i8"),
 ]
 
 

@@ -166,6 +166,7 @@ struct ElemRng {
 // Marsaglia and Tsang (2000); shape < 1 through gamma(shape + 1) * U**(1/shape).
 GPUARR_HD double standard_gamma(ElemRng& g, double a) {
   if (a == 0.0) return 0.0;
+  if (!(a == a)) return a;  // NaN shape (NumPy lets it through): NaN, not an endless loop
   if (a == 1.0) return -log(g.uniform_pos());
   double boost = 1.0;
   if (a < 1.0) {
@@ -191,6 +192,9 @@ GPUARR_HD double standard_gamma(ElemRng& g, double a) {
 // Poisson: multiplication (Knuth) below 10, PTRS (Hoermann 1993) above, as NumPy.
 GPUARR_HD int64_t poisson(ElemRng& g, double lam) {
   if (lam == 0.0) return 0;
+  // lam comes validated from poisson(); composites (negative_binomial) may pass NaN or values
+  // past NumPy's limit: give INT64_MIN as NumPy's overflowing cast does, and never loop.
+  if (!(lam <= 9.2233720064e18)) return INT64_MIN;
   if (lam < 10.0) {
     const double enlam = exp(-lam);
     int64_t x = 0;

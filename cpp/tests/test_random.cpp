@@ -127,6 +127,8 @@ TEST(RandomAlgorithms, Gamma) {
   }
   ElemRng g(kState, 0);
   EXPECT_EQ(standard_gamma(g, 0.0), 0.0);
+  EXPECT_TRUE(std::isnan(standard_gamma(g, std::nan(""))));
+  EXPECT_TRUE(std::isinf(standard_gamma(g, INFINITY)));
 }
 
 TEST(RandomAlgorithms, Poisson) {
@@ -141,6 +143,9 @@ TEST(RandomAlgorithms, Poisson) {
   }
   ElemRng g(kState, 0);
   EXPECT_EQ(poisson(g, 0.0), 0);
+  EXPECT_EQ(poisson(g, std::nan("")), INT64_MIN);
+  EXPECT_EQ(poisson(g, INFINITY), INT64_MIN);
+  EXPECT_GT(poisson(g, 1e18), 0);
 }
 
 TEST(RandomAlgorithms, Binomial) {

@@ -48,6 +48,8 @@ _LEGACY = [
     "exponential", "gamma", "geometric", "lognormal", "poisson", "chisquare", "laplace",
     "logistic", "multinomial", "multivariate_normal", "standard_exponential",
     "standard_gamma", "standard_t", "triangular", "weibull",
+    # beyond the list (compositions of the same kernels)
+    "gumbel", "pareto", "power", "rayleigh", "standard_cauchy", "f", "negative_binomial",
 ]
 
 

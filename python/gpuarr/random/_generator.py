@@ -434,7 +434,71 @@ class _Base:
                                                                        base))))
         return _ga.where(_ga.less_equal(u, ratio), lo_branch, hi_branch)
 
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        lo, sc = _as_param(loc), _as_param(scale)
+        _non_negative(sc, "scale")
+        shape = _out_shape(_norm_size(size), [lo, sc])
+        # -log(E) of a standard exponential is standard Gumbel.
+        g = _ga.negative(_ga.log(self._std_exp(shape)))
+        return _ga.add(_dev(lo), _ga.multiply(_dev(sc), g))
+
+    def pareto(self, a, size=None):
+        pa = _as_param(a)
+        _positive(pa, "a")
+        shape = _out_shape(_norm_size(size), [pa])
+        return _ga.expm1(_ga.divide(self._std_exp(shape), _dev(pa)))
+
+    def power(self, a, size=None):
+        pa = _as_param(a)
+        _positive(pa, "a")
+        shape = _out_shape(_norm_size(size), [pa])
+        base = _ga.negative(_ga.expm1(_ga.negative(self._std_exp(shape))))
+        return _ga.power(base, _ga.divide(1.0, _dev(pa)))
+
+    def rayleigh(self, scale=1.0, size=None):
+        sc = _as_param(scale)
+        _non_negative(sc, "scale")
+        shape = _out_shape(_norm_size(size), [sc])
+        return _ga.multiply(_dev(sc), _ga.sqrt(_ga.multiply(self._std_exp(shape), 2.0)))
+
+    def standard_cauchy(self, size=None):
+        size = _norm_size(size)
+        shape = () if size is None else size
+        return _ga.divide(self._std_normal(shape), self._std_normal(shape))
+
+    def f(self, dfnum, dfden, size=None):
+        dn, dd = _as_param(dfnum), _as_param(dfden)
+        _positive(dn, "dfnum")
+        _positive(dd, "dfden")
+        shape = _out_shape(_norm_size(size), [dn, dd])
+        # (chi2(dfnum) / dfnum) / (chi2(dfden) / dfden) = (G(dfnum/2) / dfnum) / (G(dfden/2) / dfden)
+        half = lambda d: _as_param(d * 0.5 if not _is_device(d) else _ga.multiply(d, 0.5))  # noqa: E731
+        num = _ga.divide(self._gamma(half(dn), shape), _dev(dn))
+        den = _ga.divide(self._gamma(half(dd), shape), _dev(dd))
+        return _ga.divide(num, den)
+
     # -- discrete ----------------------------------------------------------------------------
+    def negative_binomial(self, n, p, size=None):
+        pn, pp = _as_param(n), _as_param(p)
+        if self._legacy:
+            _positive(pn, "n")
+            _bounded_0_1(pp, "p")
+        else:
+            if _any(_xp(pn).isnan(pn)):
+                raise ValueError("n must not be NaN")
+            _positive(pn, "n")
+            _bounded_gt_0_1(pp, "p")
+        shape = _out_shape(_norm_size(size), [pn, pp])
+        # Poisson with a Gamma(n, (1 - p) / p) rate.
+        with np.errstate(divide="ignore"):
+            scale = _ga.divide(_ga.subtract(1.0, _dev(pp)), _dev(pp)) if not _is_scalar(pp) \
+                else (1.0 - float(pp)) / float(pp) if float(pp) != 0 else np.inf
+        lam = self._gamma(pn, shape)
+        lam = _ga.ascontiguousarray(_ga.multiply(lam, scale))
+        out = self._new(shape, np.int64)
+        _core._random_poisson(out, *self._next(), lam)
+        return out
+
     def poisson(self, lam=1.0, size=None):
         lm = _as_param(lam)
         _poisson_lam(lm, "lam")
