@@ -252,6 +252,8 @@ def test_module_seed_and_state():
     np.testing.assert_array_equal(_h(gr.randn(5)), _h(gr.RandomState(9).randn(5)))
     with pytest.raises(TypeError):
         gr.set_random_state(object())
+    gr.reset_states()
+    assert gr.get_random_state() is not rs
 
 
 @gpu_test
