@@ -40,6 +40,7 @@ from gpuarr._ufuncs import (  # noqa: F401
 )
 from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
 from gpuarr import linalg
+from gpuarr import random  # noqa: E402  (gpuarr.random)
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 from gpuarr._interop import from_dlpack, get_array_module, allclose, isclose, array_equal, array_equiv  # noqa: E501
@@ -76,7 +77,7 @@ __all__ = [
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
-    "linalg",
+    "linalg", "random",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",

@@ -1,0 +1,86 @@
+"""Group ``random``: filling 8192x8192 arrays with random numbers, gpuarr vs CuPy vs PyTorch,
+as GB/s of output written. The target is 80% of the H100's write bandwidth: anchors.md's
+device copy moves 2856 GB/s (read + write), so a pure write should reach about the same
+rate; 80% of it is 2285 GB/s."""
+
+import numpy as np
+
+from benchmarks.harness import Goal, Workload, check, register_group
+
+N = 8192
+WRITE_GBPS = 2856.0
+TARGET = 0.8 * WRITE_GBPS
+
+
+def _check_uniform(h, what):
+    check(h.shape == (N, N), f"{what}: shape {h.shape}")
+    check(float(h.min()) >= 0.0 and float(h.max()) < 1.0, f"{what}: values outside [0, 1)")
+    check(abs(float(h.mean()) - 0.5) < 1e-3, f"{what}: mean {float(h.mean())} is not 0.5")
+
+
+def _check_normal(h, what):
+    check(h.shape == (N, N), f"{what}: shape {h.shape}")
+    h = h.astype(np.float64)
+    check(abs(float(h.mean())) < 1e-3 and abs(float(h.std()) - 1.0) < 1e-3,
+          f"{what}: mean {float(h.mean())} std {float(h.std())} are not 0, 1")
+
+
+_NOTE = f"GB/s of output written; target 80% of {WRITE_GBPS:g} GB/s (anchors' device copy)"
+
+RANDOM64 = Workload("random((8192, 8192)) float64", key="random_8192_f64", kind="transfer",
+                    nbytes=N * N * 8, goal=Goal(f">= {TARGET:.0f} GB/s", abs_min=TARGET),
+                    note=_NOTE + "; CuPy: legacy random_sample (cuRAND), PyTorch: rand")
+
+
+@RANDOM64.impl("gpuarr")
+def _r64_gpuarr(ga):
+    g = ga.random.default_rng(0)
+    _check_uniform(ga.asnumpy(g.random((N, N))), "gpuarr")
+    return lambda: g.random((N, N))
+
+
+@RANDOM64.impl("cupy")
+def _r64_cupy(cp):
+    rs = cp.random.RandomState(0)
+    _check_uniform(cp.asnumpy(rs.random_sample((N, N), dtype=np.float64)), "cupy")
+    return lambda: rs.random_sample((N, N), dtype=np.float64)
+
+
+@RANDOM64.impl("torch")
+def _r64_torch(torch):
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    f = lambda: torch.rand((N, N), dtype=torch.float64, device="cuda", generator=gen)  # noqa: E731
+    _check_uniform(f().cpu().numpy(), "torch")
+    return f
+
+
+NORMAL32 = Workload("standard_normal((8192, 8192)) float32", key="normal_8192_f32",
+                    kind="transfer", nbytes=N * N * 4,
+                    goal=Goal(f">= {TARGET:.0f} GB/s", abs_min=TARGET),
+                    note=_NOTE + "; CuPy: legacy standard_normal (cuRAND), PyTorch: randn")
+
+
+@NORMAL32.impl("gpuarr")
+def _n32_gpuarr(ga):
+    g = ga.random.default_rng(0)
+    _check_normal(ga.asnumpy(g.standard_normal((N, N), dtype=np.float32)), "gpuarr")
+    return lambda: g.standard_normal((N, N), dtype=np.float32)
+
+
+@NORMAL32.impl("cupy")
+def _n32_cupy(cp):
+    rs = cp.random.RandomState(0)
+    _check_normal(cp.asnumpy(rs.standard_normal((N, N), dtype=np.float32)), "cupy")
+    return lambda: rs.standard_normal((N, N), dtype=np.float32)
+
+
+@NORMAL32.impl("torch")
+def _n32_torch(torch):
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    f = lambda: torch.randn((N, N), dtype=torch.float32, device="cuda", generator=gen)  # noqa: E731
+    _check_normal(f().cpu().numpy(), "torch")
+    return f
+
+
+register_group("random", [RANDOM64, NORMAL32],
+               "random((8192,8192)) f64 and standard_normal f32, GB/s of output written")

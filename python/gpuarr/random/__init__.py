@@ -1,0 +1,73 @@
+"""gpuarr.random: NumPy's random API on the device (counter-based Philox4x32-10).
+
+``default_rng(seed)`` gives a ``Generator``; the module-level functions are NumPy's legacy
+API and draw from a per-device ``RandomState`` (``seed``, ``get_random_state`` and
+``set_random_state`` act on the current device's one, as in CuPy). Same seed -> same arrays
+on the same gpuarr version; NumPy's bit streams are not reproduced.
+"""
+
+from gpuarr import _core
+from gpuarr.random._generator import Generator, RandomState, default_rng
+
+_states = {}
+
+
+def _device_id():
+    return _core.get_device()
+
+
+def get_random_state():
+    """The current device's RandomState (created, freshly seeded, on first use)."""
+    dev = _device_id()
+    rs = _states.get(dev)
+    if rs is None:
+        rs = _states[dev] = RandomState()
+    return rs
+
+
+def set_random_state(rs):
+    """Makes `rs` the current device's RandomState."""
+    if not isinstance(rs, RandomState):
+        raise TypeError("Random state must be an instance of RandomState. "
+                        f"Actual: {type(rs)}")
+    _states[_device_id()] = rs
+
+
+def seed(seed=None):
+    """Reseeds the current device's RandomState."""
+    get_random_state().seed(seed)
+
+
+def reset_states():
+    _states.clear()
+
+
+_LEGACY = [
+    "random", "random_sample", "rand", "randn", "uniform", "normal", "standard_normal",
+    "randint", "random_integers", "choice", "permutation", "shuffle", "beta", "binomial",
+    "exponential", "gamma", "geometric", "lognormal", "poisson", "chisquare", "laplace",
+    "logistic", "multinomial", "multivariate_normal", "standard_exponential",
+    "standard_gamma", "standard_t", "triangular", "weibull",
+    # beyond the issue's list (compositions of the same kernels)
+    "gumbel", "pareto", "power", "rayleigh", "standard_cauchy", "f", "negative_binomial",
+]
+
+
+def _make_legacy(name):
+    method = getattr(RandomState, name)
+
+    def fn(*args, **kwargs):
+        return method(get_random_state(), *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = method.__doc__
+    return fn
+
+
+for _name in _LEGACY:
+    globals()[_name] = _make_legacy(_name)
+ranf = sample = globals()["random_sample"]
+del _name
+
+__all__ = ["Generator", "RandomState", "default_rng", "get_random_state", "set_random_state",
+           "seed", "reset_states", "ranf", "sample"] + _LEGACY
