@@ -1,0 +1,288 @@
+// Cholesky (Xpotrf), QR (Xgeqrf + orgqr/ungqr) and SVD (Xgesvd), one cuSOLVER call per
+// matrix of the batch, workspaces from the pool and their sizes cached per shape.
+// singular_values (used by linalg.norm) is the no-vectors SVD here: one implementation.
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/promotion.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/linalg.hpp"
+#include "ops/linalg_common.cuh"
+#include "ops/products.hpp"
+#include "ops/shape_ops.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/cusolver_handle.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr {
+
+using namespace linalg_detail;
+
+namespace {
+
+void check_compute_dtype(const NDArray& a) {
+  if (a.dtype == DType::Float16) throw TypeError("array type float16 is unsupported in linalg");
+  if (!is_float(a.dtype) && !is_complex(a.dtype)) throw TypeError("linalg: compute dtype expected");
+  if (a.ndim() < 2) {
+    throw LinAlgError(std::to_string(a.ndim()) +
+                      "-dimensional array given. Array must be at least two-dimensional");
+  }
+}
+
+// A view of the first `rows` of the second-to-last dim.
+NDArray leading_rows(NDArray a, int64_t rows) {
+  a.shape[a.ndim() - 2] = rows;
+  return a;
+}
+
+// ---- typed orgqr / ungqr (no 64-bit X API) ----
+template <class T>
+cusolverStatus_t orgqr_buffer(cusolverDnHandle_t h, int m, int n, int k, T* a, int lda,
+                              const T* tau, int* lwork) {
+  if constexpr (std::is_same_v<T, float>) return cusolverDnSorgqr_bufferSize(h, m, n, k, a, lda, tau, lwork);
+  else if constexpr (std::is_same_v<T, double>) return cusolverDnDorgqr_bufferSize(h, m, n, k, a, lda, tau, lwork);
+  else if constexpr (std::is_same_v<T, cuComplex>) return cusolverDnCungqr_bufferSize(h, m, n, k, a, lda, tau, lwork);
+  else return cusolverDnZungqr_bufferSize(h, m, n, k, a, lda, tau, lwork);
+}
+template <class T>
+cusolverStatus_t orgqr(cusolverDnHandle_t h, int m, int n, int k, T* a, int lda, const T* tau,
+                       T* work, int lwork, int* info) {
+  if constexpr (std::is_same_v<T, float>) return cusolverDnSorgqr(h, m, n, k, a, lda, tau, work, lwork, info);
+  else if constexpr (std::is_same_v<T, double>) return cusolverDnDorgqr(h, m, n, k, a, lda, tau, work, lwork, info);
+  else if constexpr (std::is_same_v<T, cuComplex>) return cusolverDnCungqr(h, m, n, k, a, lda, tau, work, lwork, info);
+  else return cusolverDnZungqr(h, m, n, k, a, lda, tau, work, lwork, info);
+}
+
+void check_int32(int64_t v, const char* what) {
+  if (v > INT32_MAX) throw ValueError(std::string("linalg: ") + what + " too large for cuSOLVER");
+}
+
+}  // namespace
+
+NDArray linalg_cholesky(const NDArray& a, bool upper) {
+  check_compute_dtype(a);
+  const int64_t n = a.shape.back();
+  if (a.shape[a.ndim() - 2] != n) throw LinAlgError("Last 2 dimensions of the array must be square");
+  const int64_t batch = batch_count(a);
+  NDArray work = copy_array(a, a.dtype, 'C');  // column-major A^T = conj(A) for Hermitian A
+  if (batch == 0 || n == 0) return work;
+  const cudaStream_t stream = stream_for(work);
+  // Column-major M = A^T. potrf(UPPER) reads M's upper triangle (A's lower) and gives
+  // M = U^H U, so A = U^T conj(U): L = U^T, which is U's buffer read C-contiguously.
+  // potrf(LOWER) likewise gives the upper factor of A from A's upper triangle.
+  const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  CusolverHandles h = cusolver_handle(stream);
+  const cudaDataType ct = cuda_type(a.dtype);
+  auto [dev_bytes, host_bytes] = cached_workspace(
+      {current_device(), upper ? kPotrfU : kPotrfL, n, n, 0, static_cast<int>(a.dtype)}, [&] {
+        size_t d = 0, hb = 0;
+        GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h.handle, h.params, fill, n, ct,
+                                                          work.data(), n, ct, &d, &hb));
+        return std::make_pair(d, hb);
+      });
+  auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
+  auto info_mem = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+  int* info = static_cast<int*>(info_mem->ptr());
+  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  const int64_t mat_bytes = n * n * work.itemsize();
+  for (int64_t i = 0; i < batch; ++i) {
+    GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(h.handle, h.params, fill, n, ct,
+                                           work.data() + i * mat_bytes, n, ct, ws->ptr(),
+                                           dev_bytes, host_ws.data(), host_bytes, info + i));
+  }
+  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // Zero the triangle potrf left untouched (NumPy returns a clean triangular factor).
+  launch_triangle_zero(work.data(), batch, n, n, 0, /*lower=*/!upper, work.itemsize(), stream);
+  if (count_positive_info(info, batch, stream) > 0)
+    throw LinAlgError("Matrix is not positive definite");
+  return work;
+}
+
+std::pair<NDArray, NDArray> linalg_qr_raw(const NDArray& a) {
+  check_compute_dtype(a);
+  const int64_t m = a.shape[a.ndim() - 2], n = a.shape.back();
+  const int64_t k = std::min(m, n);
+  // C-contiguous (.., n, m) == column-major A (m x n, lda m).
+  NDArray h = copy_array(swap_last2(a), a.dtype, 'C');
+  Dims tau_shape = batch_shape(a);
+  tau_shape.push_back(k);
+  NDArray tau = empty_array(tau_shape, a.dtype, 'C');
+  const int64_t batch = batch_count(a);
+  if (batch == 0 || k == 0) return {h, tau};
+  const cudaStream_t stream = stream_for(h);
+  CusolverHandles hd = cusolver_handle(stream);
+  const cudaDataType ct = cuda_type(a.dtype);
+  auto [dev_bytes, host_bytes] = cached_workspace(
+      {current_device(), kGeqrf, m, n, 0, static_cast<int>(a.dtype)}, [&] {
+        size_t d = 0, hb = 0;
+        GPUARR_CUSOLVER_CHECK(cusolverDnXgeqrf_bufferSize(hd.handle, hd.params, m, n, ct,
+                                                          h.data(), m, ct, tau.data(), ct, &d,
+                                                          &hb));
+        return std::make_pair(d, hb);
+      });
+  const size_t ws_bytes = (std::max<size_t>(dev_bytes, 16) + 15) / 16 * 16;
+  auto ws = allocate_device_memory(ws_bytes + sizeof(int));
+  int* info = reinterpret_cast<int*>(static_cast<char*>(ws->ptr()) + ws_bytes);
+  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  const int64_t mat_bytes = m * n * h.itemsize();
+  const int64_t tau_bytes = k * tau.itemsize();
+  for (int64_t i = 0; i < batch; ++i) {
+    GPUARR_CUSOLVER_CHECK(cusolverDnXgeqrf(hd.handle, hd.params, m, n, ct,
+                                           h.data() + i * mat_bytes, m, ct,
+                                           tau.data() + i * tau_bytes, ct, ws->ptr(), dev_bytes,
+                                           host_ws.data(), host_bytes, info));
+  }
+  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return {h, tau};
+}
+
+NDArray linalg_qr_q(const NDArray& h, const NDArray& tau, int64_t mc) {
+  // h: C-contiguous (.., n, m) (column-major m x n); q: C-contiguous (.., mc, m).
+  const int64_t nd = h.ndim();
+  const int64_t n = h.shape[nd - 2], m = h.shape[nd - 1];
+  const int64_t k = tau.shape.back();
+  Dims q_shape = batch_shape(h);
+  q_shape.push_back(mc);
+  q_shape.push_back(m);
+  NDArray q = empty_array(q_shape, h.dtype, 'C');
+  const int64_t batch = batch_count(h);
+  if (batch == 0 || m == 0 || mc == 0) return swap_last2(q);
+  const cudaStream_t stream = stream_for(q);
+  if (mc > n) {
+    const char zero[16] = {};
+    fill_array(q, zero);
+  }
+  const int64_t cols = std::min(n, mc);
+  if (cols > 0) assign_array(leading_rows(q, cols), leading_rows(h, cols));
+  if (k == 0) {  // no reflectors (n == 0, complete mode: mc == m): Q is the identity
+    launch_identity(q.data(), batch, m, q.dtype, stream);
+    return swap_last2(q);
+  }
+  check_int32(m, "matrix size");
+  check_int32(mc, "matrix size");
+  CusolverHandles hd = cusolver_handle(stream);
+  const int64_t mat_bytes = mc * m * q.itemsize();
+  const int64_t tau_bytes = k * tau.itemsize();
+  dispatch_lapack(h.dtype, [&](auto* tp) {
+    using T = std::remove_pointer_t<decltype(tp)>;
+    auto [lwork_bytes, unused] = cached_workspace(
+        {current_device(), kOrgqr, m, mc, k, static_cast<int>(h.dtype)}, [&] {
+          int lwork = 0;
+          GPUARR_CUSOLVER_CHECK(orgqr_buffer<T>(hd.handle, static_cast<int>(m),
+                                                static_cast<int>(mc), static_cast<int>(k),
+                                                reinterpret_cast<T*>(q.data()),
+                                                static_cast<int>(m),
+                                                reinterpret_cast<const T*>(tau.data()), &lwork));
+          return std::make_pair(static_cast<size_t>(lwork) * sizeof(T), size_t(0));
+        });
+    (void)unused;
+    const size_t ws_bytes = (std::max<size_t>(lwork_bytes, 16) + 15) / 16 * 16;
+    auto ws = allocate_device_memory(ws_bytes + sizeof(int));
+    int* info = reinterpret_cast<int*>(static_cast<char*>(ws->ptr()) + ws_bytes);
+    const int lwork = static_cast<int>(lwork_bytes / sizeof(T));
+    for (int64_t i = 0; i < batch; ++i) {
+      GPUARR_CUSOLVER_CHECK(orgqr<T>(hd.handle, static_cast<int>(m), static_cast<int>(mc),
+                                     static_cast<int>(k),
+                                     reinterpret_cast<T*>(q.data() + i * mat_bytes),
+                                     static_cast<int>(m),
+                                     reinterpret_cast<const T*>(tau.data() + i * tau_bytes),
+                                     static_cast<T*>(ws->ptr()), lwork, info));
+    }
+  });
+  return swap_last2(q);
+}
+
+SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
+  check_compute_dtype(a);
+  const int64_t nd = a.ndim();
+  const int64_t m = a.shape[nd - 2], n = a.shape[nd - 1];
+  const int64_t k = std::min(m, n);
+  if (k == 0) throw ValueError("linalg_svd: empty matrices are handled by the caller");
+  // gesvd wants rows >= cols (column-major). For m >= n, the C-contiguous copy of A's
+  // transposed view is column-major A (mm = m, nn = n); for m < n, the C-contiguous copy
+  // of A is column-major A^T (mm = n, nn = m), and A = conj(V') S U'^T.
+  const bool transposed = m < n;
+  const NDArray work = transposed ? copy_array(a, a.dtype, 'C')
+                                  : copy_array(swap_last2(a), a.dtype, 'C');
+  const int64_t mm = transposed ? n : m, nn = transposed ? m : n;
+  const DType rt = real_dtype(a.dtype);
+  const Dims bshape = batch_shape(a);
+  const int64_t batch = batch_count(a);
+  Dims s_shape = bshape;
+  s_shape.push_back(k);
+  SvdParts out;
+  out.s = empty_array(s_shape, rt, 'C');
+  const int64_t uc = full_matrices ? mm : nn;  // columns of the column-major U'
+  NDArray ubuf, vtbuf;
+  if (compute_uv) {
+    Dims us = bshape;
+    us.push_back(uc);
+    us.push_back(mm);
+    Dims vs = bshape;
+    vs.push_back(nn);
+    vs.push_back(nn);
+    ubuf = empty_array(us, a.dtype, 'C');   // column-major mm x uc
+    vtbuf = empty_array(vs, a.dtype, 'C');  // column-major nn x nn
+    if (transposed) {
+      out.u = vtbuf;  // C-contiguous VT'^T = conj(V') = U (m x m)
+      out.vh = ubuf;  // C-contiguous U'^T = Vh (uc x n)
+    } else {
+      out.u = swap_last2(ubuf);
+      out.vh = swap_last2(vtbuf);
+    }
+  }
+  if (batch == 0) return out;
+  const cudaStream_t stream = stream_for(work);
+  CusolverHandles h = cusolver_handle(stream);
+  const cudaDataType ct = cuda_type(a.dtype), rct = cuda_type(rt);
+  const signed char jobu = compute_uv ? (full_matrices ? 'A' : 'S') : 'N';
+  const signed char jobvt = compute_uv ? 'A' : 'N';
+  void* u0 = compute_uv ? static_cast<void*>(ubuf.data()) : nullptr;
+  void* v0 = compute_uv ? static_cast<void*>(vtbuf.data()) : nullptr;
+  const int64_t ldu = compute_uv ? mm : 1, ldvt = compute_uv ? nn : 1;
+  auto [dev_bytes, host_bytes] = cached_workspace(
+      {current_device(), kGesvd, mm, nn, jobu * 256 + jobvt, static_cast<int>(a.dtype)}, [&] {
+        size_t d = 0, hb = 0;
+        GPUARR_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(
+            h.handle, h.params, jobu, jobvt, mm, nn, ct, work.data(), mm, rct, out.s.data(), ct,
+            u0, ldu, ct, v0, ldvt, ct, &d, &hb));
+        return std::make_pair(d, hb);
+      });
+  auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
+  auto info_mem = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+  int* info = static_cast<int*>(info_mem->ptr());
+  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  const int64_t a_bytes = mm * nn * work.itemsize();
+  const int64_t s_bytes = k * out.s.itemsize();
+  const int64_t u_bytes = mm * uc * work.itemsize();
+  const int64_t v_bytes = nn * nn * work.itemsize();
+  for (int64_t i = 0; i < batch; ++i) {
+    char* ui = compute_uv ? ubuf.data() + i * u_bytes : nullptr;
+    char* vi = compute_uv ? vtbuf.data() + i * v_bytes : nullptr;
+    GPUARR_CUSOLVER_CHECK(cusolverDnXgesvd(
+        h.handle, h.params, jobu, jobvt, mm, nn, ct, work.data() + i * a_bytes, mm, rct,
+        out.s.data() + i * s_bytes, ct, ui, ldu, ct, vi, ldvt, ct, ws->ptr(), dev_bytes,
+        host_ws.data(), host_bytes, info + i));
+  }
+  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (count_positive_info(info, batch, stream) > 0) throw LinAlgError("SVD did not converge");
+  return out;
+}
+
+NDArray singular_values(const NDArray& a_in) {
+  if (a_in.ndim() < 2) throw ValueError("singular_values needs a matrix");
+  DType t = a_in.dtype;
+  if (t == DType::Float16) throw TypeError("array type float16 is unsupported in linalg");
+  if (!is_float(t) && !is_complex(t)) t = DType::Float64;
+  const int64_t nd = a_in.ndim();
+  const int64_t k = std::min(a_in.shape[nd - 2], a_in.shape[nd - 1]);
+  if (k == 0) {
+    Dims s_shape = batch_shape(a_in);
+    s_shape.push_back(0);
+    return empty_array(s_shape, real_dtype(t), 'C');
+  }
+  const NDArray a = a_in.dtype == t ? a_in : copy_array(a_in, t, 'C');
+  return linalg_svd(a, false, false).s;
+}
+
+}  // namespace gpuarr
