@@ -89,6 +89,19 @@ void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_
 // Number of entries of info[0..count) that are > 0 (a small read: waits for the stream).
 int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream);
 
+// The count of positive info entries, enqueued now and read later: lets the host wait for
+// the factorization only while the work queued after it (getrs) keeps the GPU busy, so
+// that two large solves on two streams overlap their second halves.
+struct PendingInfoCount {
+  std::shared_ptr<Memory> device_count;
+  int* host_slot = nullptr;  // pinned
+  cudaEvent_t event = nullptr;
+  ~PendingInfoCount();
+  int64_t wait();  // the count (waits for the event; no stream-wide sync)
+};
+std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
+                                                     cudaStream_t stream);
+
 // Sets each of `batch` C-contiguous n x n matrices at `data` to the identity.
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream);
 

@@ -11,6 +11,7 @@
 // costs a large part of a first det in a fresh process. Larger ones: cusolverDnXgetrf per
 // matrix (+ Xgetrs).
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -88,6 +89,50 @@ int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream)
   return host;
 }
 
+namespace {
+// A ring of pinned ints per device for PendingInfoCount (a slot is reused only after 4096
+// later calls, and every call waits for its slot before returning).
+constexpr int kInfoSlots = 4096;
+int* info_slot() {
+  static std::mutex mutex;
+  static int* rings[kMaxDevices] = {};
+  static unsigned counters[kMaxDevices] = {};
+  const int dev = current_device();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!rings[dev]) {
+    void* p = nullptr;
+    GPUARR_CUDA_CHECK(cudaHostAlloc(&p, kInfoSlots * sizeof(int), cudaHostAllocPortable));
+    rings[dev] = static_cast<int*>(p);  // kept until exit
+  }
+  return rings[dev] + (counters[dev]++ % kInfoSlots);
+}
+}  // namespace
+
+std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
+                                                     cudaStream_t stream) {
+  auto p = std::make_unique<PendingInfoCount>();
+  p->device_count = allocate_device_memory(sizeof(int));
+  int* dcount = static_cast<int*>(p->device_count->ptr());
+  count_positive_kernel<<<1, 256, 0, stream>>>(info, count, dcount);
+  check_launch("count_positive_kernel");
+  p->host_slot = info_slot();
+  GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, sizeof(int), cudaMemcpyDeviceToHost,
+                                    stream));
+  GPUARR_CUDA_CHECK(
+      cudaEventCreateWithFlags(&p->event, cudaEventDisableTiming | cudaEventBlockingSync));
+  GPUARR_CUDA_CHECK(cudaEventRecord(p->event, stream));
+  return p;
+}
+
+int64_t PendingInfoCount::wait() {
+  GPUARR_CUDA_CHECK(cudaEventSynchronize(event));
+  return *static_cast<volatile int*>(host_slot);
+}
+
+PendingInfoCount::~PendingInfoCount() {
+  if (event) cudaEventDestroy(event);
+}
+
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream) {
   const int64_t total = batch * n * n;
   if (total == 0) return;
@@ -111,6 +156,10 @@ using namespace linalg_detail;
 namespace {
 
 constexpr int64_t kBatchedMaxN = 64;
+// From this size on, inv/solve read the singular check right after getrf (with getrs
+// already queued) instead of after everything: the host returns as soon as the
+// factorization is known to be non-singular.
+constexpr int64_t kEarlyInfoMinN = 512;
 
 int64_t det_cublas_max_n() {
   static const int64_t v = [] {
@@ -386,6 +435,7 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   const int64_t mat_bytes = n * n * work.itemsize();
   const bool batched = batch > 1 && n <= kBatchedMaxN && batch <= INT32_MAX;
   Lu lu = lu_factor(work, batch, n, batched, stream);
+  std::unique_ptr<PendingInfoCount> early;
   if (batched) {
     std::shared_ptr<Memory> out_ptrs_mem;
     void** out_ptrs = device_pointer_array(out_ptrs_mem, out.data(), mat_bytes, batch, stream);
@@ -399,6 +449,8 @@ NDArray linalg_inv(const NDArray& a, bool check) {
     });
   } else {
     launch_identity(out.data(), batch, n, a.dtype, stream);
+    if (check && n >= kEarlyInfoMinN)
+      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
@@ -412,8 +464,12 @@ NDArray linalg_inv(const NDArray& a, bool check) {
     }
     (void)info;
   }
-  if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch, stream) > 0)
+  if (early) {
+    if (early->wait() > 0) throw LinAlgError("Singular matrix");
+  } else if (check &&
+             count_positive_info(static_cast<const int*>(lu.info->ptr()), batch, stream) > 0) {
     throw LinAlgError("Singular matrix");
+  }
   return out;
 }
 
@@ -432,6 +488,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   const int64_t rhs_bytes = n * k * xt.itemsize();
   const bool batched = batch > 1 && n <= kBatchedMaxN && batch <= INT32_MAX && k <= INT32_MAX;
   Lu lu = lu_factor(work, batch, n, batched, stream);
+  std::unique_ptr<PendingInfoCount> early;
   if (batched) {
     std::shared_ptr<Memory> x_ptrs_mem;
     void** x_ptrs = device_pointer_array(x_ptrs_mem, xt.data(), rhs_bytes, batch, stream);
@@ -445,6 +502,8 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
     });
     if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
   } else {
+    if (n >= kEarlyInfoMinN)
+      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
@@ -456,8 +515,10 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
                                              static_cast<int*>(rs_info->ptr())));
     }
   }
-  if (count_positive_info(static_cast<const int*>(lu.info->ptr()), batch, stream) > 0)
-    throw LinAlgError("Singular matrix");
+  const int64_t bad = early ? early->wait()
+                            : count_positive_info(static_cast<const int*>(lu.info->ptr()),
+                                                  batch, stream);
+  if (bad > 0) throw LinAlgError("Singular matrix");
   return swap_last2(xt);
 }
 
