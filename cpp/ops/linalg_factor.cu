@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/linalg_plan.hpp"
 #include "core/promotion.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/linalg.hpp"
@@ -198,31 +199,20 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
   const int64_t m = a.shape[nd - 2], n = a.shape[nd - 1];
   const int64_t k = std::min(m, n);
   if (k == 0) throw ValueError("linalg_svd: empty matrices are handled by the caller");
-  // gesvd wants rows >= cols (column-major). For m >= n, the C-contiguous copy of A's
-  // transposed view is column-major A (mm = m, nn = n); for m < n, the C-contiguous copy
-  // of A is column-major A^T (mm = n, nn = m), and A = conj(V') S U'^T.
-  const bool transposed = m < n;
+  // gesvd wants rows >= cols (column-major): see SvdPlan (core/linalg_plan.hpp).
+  const SvdPlan plan = plan_svd(a.shape, full_matrices);
+  const bool transposed = plan.transposed;
   const NDArray work = transposed ? copy_array(a, a.dtype, 'C')
                                   : copy_array(swap_last2(a), a.dtype, 'C');
-  const int64_t mm = transposed ? n : m, nn = transposed ? m : n;
+  const int64_t mm = plan.mm, nn = plan.nn, uc = plan.uc;
   const DType rt = real_dtype(a.dtype);
-  const Dims bshape = batch_shape(a);
   const int64_t batch = batch_count(a);
-  Dims s_shape = bshape;
-  s_shape.push_back(k);
   SvdParts out;
-  out.s = empty_array(s_shape, rt, 'C');
-  const int64_t uc = full_matrices ? mm : nn;  // columns of the column-major U'
+  out.s = empty_array(plan.s_shape, rt, 'C');
   NDArray ubuf, vtbuf;
   if (compute_uv) {
-    Dims us = bshape;
-    us.push_back(uc);
-    us.push_back(mm);
-    Dims vs = bshape;
-    vs.push_back(nn);
-    vs.push_back(nn);
-    ubuf = empty_array(us, a.dtype, 'C');   // column-major mm x uc
-    vtbuf = empty_array(vs, a.dtype, 'C');  // column-major nn x nn
+    ubuf = empty_array(plan.ubuf_shape, a.dtype, 'C');    // column-major mm x uc
+    vtbuf = empty_array(plan.vtbuf_shape, a.dtype, 'C');  // column-major nn x nn
     if (transposed) {
       out.u = vtbuf;  // C-contiguous VT'^T = conj(V') = U (m x m)
       out.vh = ubuf;  // C-contiguous U'^T = Vh (uc x n)

@@ -4,7 +4,7 @@
 // det(A^T) = det(A), inv(A^T) = inv(A)^T (so the column-major inverse read back
 // C-contiguously is inv(A)), and getrs with op T solves A x = b.
 //
-// Routine choice: many small matrices (batch > 1, n <= kBatchedMaxN) go through cuBLAS's
+// Routine choice: many small matrices (batch > 1, n <= kLuBatchedMaxN, core/linalg_plan) go through cuBLAS's
 // batched LU (getrfBatched + getriBatched / getrsBatched), one kernel for the whole batch.
 // det/slogdet use cuBLAS getrfBatched up to GPUARR_DET_CUBLAS_MAX_N (default 512) even for
 // one matrix: they then need only the cuBLAS handle, not the cuSOLVER one, whose creation
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/linalg_plan.hpp"
 #include "core/promotion.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/device_types.cuh"
@@ -155,7 +156,6 @@ using namespace linalg_detail;
 
 namespace {
 
-constexpr int64_t kBatchedMaxN = 64;
 // From this size on, inv/solve read the singular check right after getrf (with getrs
 // already queued) instead of after everything: the host returns as soon as the
 // factorization is known to be non-singular.
@@ -383,7 +383,10 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
   NDArray work = n > 0 ? copy_array(a, a.dtype, 'C') : a;
   Lu lu;
   if (n > 0) {
-    lu = lu_factor(work, batch, n, n <= det_cublas_max_n() && batch <= INT32_MAX, stream);
+    lu = lu_factor(work, batch, n,
+                   choose_lu_route(n, batch, LuPurpose::Det, det_cublas_max_n()) ==
+                       LuRoute::CublasBatched,
+                   stream);
   } else {
     lu.info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
     GPUARR_CUDA_CHECK(cudaMemsetAsync(lu.info->ptr(), 0, batch * sizeof(int), stream));
@@ -433,7 +436,8 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   const cudaStream_t stream = stream_for(out);
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
-  const bool batched = batch > 1 && n <= kBatchedMaxN && batch <= INT32_MAX;
+  const bool batched =
+      choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, stream);
   std::unique_ptr<PendingInfoCount> early;
   if (batched) {
@@ -486,7 +490,8 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
   const int64_t rhs_bytes = n * k * xt.itemsize();
-  const bool batched = batch > 1 && n <= kBatchedMaxN && batch <= INT32_MAX && k <= INT32_MAX;
+  const bool batched = k <= INT32_MAX &&
+      choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, stream);
   std::unique_ptr<PendingInfoCount> early;
   if (batched) {

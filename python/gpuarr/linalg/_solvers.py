@@ -388,7 +388,7 @@ def cond(x, p=None):
     # nan -> inf unless x itself had nans (NumPy).
     nan_mask = _ga.isnan(r)
     if bool(_ga.any(nan_mask)):
-        nan_mask &= ~_ga.any(_ga.isnan(x), axis=(-2, -1))
+        nan_mask = nan_mask & ~_ga.any(_ga.isnan(x), axis=(-2, -1))
         r = _ga.where(nan_mask, inf, r).astype(r.dtype)
     return r
 
@@ -418,6 +418,8 @@ def lstsq(a, b, rcond=None):
     rt = real_type(t)
     if rcond is None:
         rcond = _np.finfo(t).eps * max(n, m)
+    elif rcond < 0:  # LAPACK's gelsd: machine precision
+        rcond = _np.finfo(t).eps
     a = _cast(a, t)
     b = _cast(b, t)
     k = min(m, n)
