@@ -504,3 +504,26 @@ def test_errors(fn):
         assert str(got.value) == want
     with pytest.raises(TypeError, match="float16 is unsupported in linalg"):
         f(gpuarr.eye(2, dtype="float16"))
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("n", [2, 600])
+def test_nonfinite_input_as_numpy(rng, dt, bad, n):
+    """NaN/inf input: inv/solve give NaN/inf output without an error (NumPy, in the common
+    case where LAPACK raises no FP flag), svd of NaN raises 'SVD did not converge' as
+    NumPy; never a hang."""
+    a = (rng.standard_normal((n, n)) + n * np.eye(n)).astype(dt)
+    a[0, 0] = bad
+    d = gpuarr.asarray(a)
+    got = _g(gpuarr.linalg.inv(d))
+    x = _g(gpuarr.linalg.solve(d, gpuarr.ones(n, dtype=dt)))
+    if bad is np.nan:  # NaN propagates (inf may legitimately give finite entries)
+        assert not np.all(np.isfinite(got))
+        assert not np.all(np.isfinite(x))
+    if n == 2 and bad is np.nan:
+        with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+            np.linalg.svd(a)
+        with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+            gpuarr.linalg.svd(d)

@@ -86,8 +86,19 @@ enum Routine { kGetrf = 1, kPotrfL, kPotrfU, kGeqrf, kOrgqr, kGesvd };
 void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_t stride_bytes,
                             int64_t count, cudaStream_t stream);
 
-// Number of entries of info[0..count) that are > 0 (a small read: waits for the stream).
-int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream);
+// Optionally, values whose non-finite entries also count as failures (NumPy raises
+// "Singular matrix" for NaN/inf input to inv/solve and "SVD did not converge" for SVD:
+// checked on the LU diagonal / the singular values). Strides in elements.
+struct FiniteCheck {
+  const char* data = nullptr;
+  DType dtype = DType::Float32;
+  int64_t batch_stride = 0, elem_stride = 0, count = 0;
+};
+
+// Number of entries of info[0..count) that are > 0, plus the non-finite checked values (a
+// small read: waits for the stream).
+int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
+                            const FiniteCheck* check = nullptr);
 
 // The count of positive info entries, enqueued now and read later: lets the host wait for
 // the factorization only while the work queued after it (getrs) keeps the GPU busy, so
@@ -100,7 +111,8 @@ struct PendingInfoCount {
   int64_t wait();  // the count (waits for the event; no stream-wide sync)
 };
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
-                                                     cudaStream_t stream);
+                                                     cudaStream_t stream,
+                                                     const FiniteCheck* check = nullptr);
 
 // Sets each of `batch` C-contiguous n x n matrices at `data` to the identity.
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream);

@@ -255,7 +255,10 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
         host_ws.data(), host_bytes, info + i));
   }
   if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (count_positive_info(info, batch, stream) > 0) throw LinAlgError("SVD did not converge");
+  // NaN/inf input: NumPy reports non-convergence; so do non-finite singular values here.
+  const FiniteCheck svals{out.s.data(), rt, k, 1, k};
+  if (count_positive_info(info, batch, stream, &svals) > 0)
+    throw LinAlgError("SVD did not converge");
   return out;
 }
 

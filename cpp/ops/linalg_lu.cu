@@ -39,10 +39,29 @@ __global__ void pointer_array_kernel(void** out, char* base, int64_t stride, int
   }
 }
 
-__global__ void count_positive_kernel(const int* info, int64_t count, int* out) {
+template <class T>
+__device__ bool is_finite_value(T v) {
+  if constexpr (std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+    return isfinite(v.re) && isfinite(v.im);
+  } else {
+    return isfinite(v);
+  }
+}
+
+// info[i] > 0 count plus the non-finite vals[b * bstride + j * estride] (j < count).
+template <class T>
+__global__ void count_failed_kernel(const int* info, int64_t batch, const T* vals,
+                                    int64_t bstride, int64_t estride, int64_t count, int* out) {
   __shared__ int partial[256];
   int c = 0;
-  for (int64_t i = threadIdx.x; i < count; i += blockDim.x) c += info[i] > 0 ? 1 : 0;
+  for (int64_t i = threadIdx.x; i < batch; i += blockDim.x) c += info[i] > 0 ? 1 : 0;
+  if (vals) {
+    const int64_t total = batch * count;
+    for (int64_t i = threadIdx.x; i < total; i += blockDim.x) {
+      const int64_t b = i / count, j = i % count;
+      c += is_finite_value(vals[b * bstride + j * estride]) ? 0 : 1;
+    }
+  }
   partial[threadIdx.x] = c;
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -50,6 +69,26 @@ __global__ void count_positive_kernel(const int* info, int64_t count, int* out) 
     __syncthreads();
   }
   if (threadIdx.x == 0) *out = partial[0];
+}
+
+void launch_count_failed(const int* info, int64_t batch, const FiniteCheck* check, int* out,
+                         cudaStream_t stream) {
+  if (!check || !check->data) {
+    count_failed_kernel<float><<<1, 256, 0, stream>>>(info, batch, nullptr, 0, 0, 0, out);
+  } else {
+    dispatch_dtype(check->dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+        count_failed_kernel<T><<<1, 256, 0, stream>>>(
+            info, batch, reinterpret_cast<const T*>(check->data), check->batch_stride,
+            check->elem_stride, check->count, out);
+      } else {
+        throw TypeError("count_failed: unsupported dtype");
+      }
+    });
+  }
+  check_launch("count_failed_kernel");
 }
 
 template <class T>
@@ -81,10 +120,10 @@ void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_
   return out;
 }
 
-int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream) {
+int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
+                            const FiniteCheck* check) {
   auto flag = allocate_device_memory(sizeof(int));
-  count_positive_kernel<<<1, 256, 0, stream>>>(info, count, static_cast<int*>(flag->ptr()));
-  check_launch("count_positive_kernel");
+  launch_count_failed(info, count, check, static_cast<int*>(flag->ptr()), stream);
   int host = 0;
   read_small_device_bytes(&host, flag->ptr(), sizeof(int), stream);
   return host;
@@ -110,12 +149,12 @@ int* info_slot() {
 }  // namespace
 
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
-                                                     cudaStream_t stream) {
+                                                     cudaStream_t stream,
+                                                     const FiniteCheck* check) {
   auto p = std::make_unique<PendingInfoCount>();
   p->device_count = allocate_device_memory(sizeof(int));
   int* dcount = static_cast<int*>(p->device_count->ptr());
-  count_positive_kernel<<<1, 256, 0, stream>>>(info, count, dcount);
-  check_launch("count_positive_kernel");
+  launch_count_failed(info, count, check, dcount, stream);
   p->host_slot = info_slot();
   GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
@@ -439,6 +478,9 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   const bool batched =
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, stream);
+  // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
+  // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
+  const FiniteCheck* diag = nullptr;
   std::unique_ptr<PendingInfoCount> early;
   if (batched) {
     std::shared_ptr<Memory> out_ptrs_mem;
@@ -454,7 +496,7 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   } else {
     launch_identity(out.data(), batch, n, a.dtype, stream);
     if (check && n >= kEarlyInfoMinN)
-      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream);
+      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
@@ -470,8 +512,8 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   }
   if (early) {
     if (early->wait() > 0) throw LinAlgError("Singular matrix");
-  } else if (check &&
-             count_positive_info(static_cast<const int*>(lu.info->ptr()), batch, stream) > 0) {
+  } else if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch,
+                                          stream, diag) > 0) {
     throw LinAlgError("Singular matrix");
   }
   return out;
@@ -493,6 +535,9 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   const bool batched = k <= INT32_MAX &&
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, stream);
+  // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
+  // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
+  const FiniteCheck* diag = nullptr;
   std::unique_ptr<PendingInfoCount> early;
   if (batched) {
     std::shared_ptr<Memory> x_ptrs_mem;
@@ -508,7 +553,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
     if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
   } else {
     if (n >= kEarlyInfoMinN)
-      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream);
+      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
@@ -522,7 +567,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   }
   const int64_t bad = early ? early->wait()
                             : count_positive_info(static_cast<const int*>(lu.info->ptr()),
-                                                  batch, stream);
+                                                  batch, stream, diag);
   if (bad > 0) throw LinAlgError("Singular matrix");
   return swap_last2(xt);
 }
