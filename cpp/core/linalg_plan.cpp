@@ -16,6 +16,11 @@ LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det
                                             : LuRoute::CusolverPerMatrix;
 }
 
+bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
+  return batch > 1 && batch <= INT_MAX && m >= 1 && n >= 1 && m <= kSvdJacobiMaxDim &&
+         n <= kSvdJacobiMaxDim;
+}
+
 namespace {
 Dims with(Dims batch, int64_t a, int64_t b) {
   batch.push_back(a);

@@ -16,6 +16,11 @@ enum class LuPurpose { Det, InvSolve };
 LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n);
 constexpr int64_t kLuBatchedMaxN = 64;
 
+// Batches of small matrices (batch > 1, m and n <= 32: gesvdjBatched's limit) take one
+// Jacobi call for the whole batch instead of one gesvd per matrix.
+constexpr int64_t kSvdJacobiMaxDim = 32;
+bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch);
+
 // SVD of (batch..., m, n) with k = min(m, n) > 0 through gesvd, which wants rows >= cols in
 // column-major. m >= n: the C-contiguous copy of A's transposed view is column-major A
 // (mm = m, nn = n); u = swap_last2(ubuf), vh = swap_last2(vtbuf). m < n (transposed): the

@@ -11,6 +11,7 @@
 #include "ops/linalg_common.cuh"
 #include "ops/products.hpp"
 #include "ops/shape_ops.hpp"
+#include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
@@ -56,6 +57,127 @@ cusolverStatus_t orgqr(cusolverDnHandle_t h, int m, int n, int k, T* a, int lda,
 
 void check_int32(int64_t v, const char* what) {
   if (v > INT32_MAX) throw ValueError(std::string("linalg: ") + what + " too large for cuSOLVER");
+}
+
+// ---- typed gesvdjBatched (Jacobi SVD of many matrices up to 32 x 32 in one call) ----
+template <class T> struct RealOf { using type = T; };
+template <> struct RealOf<cuComplex> { using type = float; };
+template <> struct RealOf<cuDoubleComplex> { using type = double; };
+
+template <class T>
+cusolverStatus_t gesvdj_batched_buffer(cusolverDnHandle_t h, cusolverEigMode_t jobz, int m,
+                                       int n, const T* a, const typename RealOf<T>::type* s,
+                                       const T* u, const T* v, int* lwork, gesvdjInfo_t p,
+                                       int batch) {
+  if constexpr (std::is_same_v<T, float>)
+    return cusolverDnSgesvdjBatched_bufferSize(h, jobz, m, n, a, m, s, u, m, v, n, lwork, p, batch);
+  else if constexpr (std::is_same_v<T, double>)
+    return cusolverDnDgesvdjBatched_bufferSize(h, jobz, m, n, a, m, s, u, m, v, n, lwork, p, batch);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cusolverDnCgesvdjBatched_bufferSize(h, jobz, m, n, a, m, s, u, m, v, n, lwork, p, batch);
+  else
+    return cusolverDnZgesvdjBatched_bufferSize(h, jobz, m, n, a, m, s, u, m, v, n, lwork, p, batch);
+}
+template <class T>
+cusolverStatus_t gesvdj_batched(cusolverDnHandle_t h, cusolverEigMode_t jobz, int m, int n,
+                                T* a, typename RealOf<T>::type* s, T* u, T* v, T* work,
+                                int lwork, int* info, gesvdjInfo_t p, int batch) {
+  if constexpr (std::is_same_v<T, float>)
+    return cusolverDnSgesvdjBatched(h, jobz, m, n, a, m, s, u, m, v, n, work, lwork, info, p, batch);
+  else if constexpr (std::is_same_v<T, double>)
+    return cusolverDnDgesvdjBatched(h, jobz, m, n, a, m, s, u, m, v, n, work, lwork, info, p, batch);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cusolverDnCgesvdjBatched(h, jobz, m, n, a, m, s, u, m, v, n, work, lwork, info, p, batch);
+  else
+    return cusolverDnZgesvdjBatched(h, jobz, m, n, a, m, s, u, m, v, n, work, lwork, info, p, batch);
+}
+
+// Negates the imaginary parts of `count` complex numbers stored as (re, im) pairs of R.
+template <class R>
+__global__ void conj_inplace_kernel(R* data, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    data[2 * i + 1] = -data[2 * i + 1];
+  }
+}
+
+struct GesvdjInfoGuard {
+  gesvdjInfo_t p = nullptr;
+  GesvdjInfoGuard() { GPUARR_CUSOLVER_CHECK(cusolverDnCreateGesvdjInfo(&p)); }
+  ~GesvdjInfoGuard() {
+    if (p) cusolverDnDestroyGesvdjInfo(p);
+  }
+};
+
+// Many small matrices (m, n <= 32): one gesvdjBatched call. Column-major A (the
+// C-contiguous copy of A's transposed view) gives full U (m x m) and V (n x n, not V^H):
+// u = swap_last2(ubuf), vh = conj(vbuf) read C-contiguously (= V^H), reduced modes as
+// leading-column / leading-row views.
+SvdParts svd_jacobi_batched(const NDArray& a, bool full_matrices, bool compute_uv) {
+  const int64_t nd = a.ndim();
+  const int64_t m = a.shape[nd - 2], n = a.shape[nd - 1];
+  const int64_t k = std::min(m, n);
+  const int64_t batch = batch_count(a);
+  const DType rt = real_dtype(a.dtype);
+  NDArray work = copy_array(swap_last2(a), a.dtype, 'C');  // (.., n, m): column-major A
+  Dims s_shape = batch_shape(a);
+  s_shape.push_back(k);
+  SvdParts out;
+  out.s = empty_array(s_shape, rt, 'C');
+  NDArray ubuf, vbuf;
+  if (compute_uv) {
+    Dims us = batch_shape(a), vs = batch_shape(a);
+    us.push_back(m);
+    us.push_back(m);
+    vs.push_back(n);
+    vs.push_back(n);
+    ubuf = empty_array(us, a.dtype, 'C');
+    vbuf = empty_array(vs, a.dtype, 'C');
+  }
+  const cudaStream_t stream = stream_for(work);
+  CusolverHandles h = cusolver_handle(stream);
+  const cusolverEigMode_t jobz = compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  GesvdjInfoGuard params;
+  GPUARR_CUSOLVER_CHECK(cusolverDnXgesvdjSetSortEig(params.p, 1));  // descending, as NumPy
+  auto info_mem = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+  int* info = static_cast<int*>(info_mem->ptr());
+  dispatch_lapack(a.dtype, [&](auto* tp) {
+    using T = std::remove_pointer_t<decltype(tp)>;
+    using R = typename RealOf<T>::type;
+    T* A = reinterpret_cast<T*>(work.data());
+    R* S = reinterpret_cast<R*>(out.s.data());
+    T* U = compute_uv ? reinterpret_cast<T*>(ubuf.data()) : nullptr;
+    T* V = compute_uv ? reinterpret_cast<T*>(vbuf.data()) : nullptr;
+    int lwork = 0;
+    GPUARR_CUSOLVER_CHECK(gesvdj_batched_buffer<T>(h.handle, jobz, static_cast<int>(m),
+                                                   static_cast<int>(n), A, S, U, V, &lwork,
+                                                   params.p, static_cast<int>(batch)));
+    auto ws = allocate_device_memory(std::max<size_t>(static_cast<size_t>(lwork) * sizeof(T), 16));
+    GPUARR_CUSOLVER_CHECK(gesvdj_batched<T>(h.handle, jobz, static_cast<int>(m),
+                                            static_cast<int>(n), A, S, U, V,
+                                            static_cast<T*>(ws->ptr()), lwork, info, params.p,
+                                            static_cast<int>(batch)));
+    if constexpr (!std::is_same_v<T, R>) {
+      if (compute_uv) {
+        const int64_t count = vbuf.size();
+        conj_inplace_kernel<R><<<grid_for(count, 256), 256, 0, stream>>>(
+            reinterpret_cast<R*>(vbuf.data()), count);
+        check_launch("conj_inplace_kernel");
+      }
+    }
+  });
+  const FiniteCheck svals{out.s.data(), rt, k, 1, k};
+  if (count_positive_info(info, batch, stream, &svals) > 0)
+    throw LinAlgError("SVD did not converge");
+  if (compute_uv) {
+    out.u = swap_last2(ubuf);  // (.., m, m)
+    out.vh = vbuf;             // (.., n, n) = V^H after the conjugation
+    if (!full_matrices) {
+      out.u.shape[nd - 1] = k;   // leading k columns (a view)
+      out.vh.shape[nd - 2] = k;  // leading k rows (a view)
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -199,6 +321,7 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
   const int64_t m = a.shape[nd - 2], n = a.shape[nd - 1];
   const int64_t k = std::min(m, n);
   if (k == 0) throw ValueError("linalg_svd: empty matrices are handled by the caller");
+  if (use_svd_jacobi_batched(m, n, batch_count(a))) return svd_jacobi_batched(a, full_matrices, compute_uv);
   // gesvd wants rows >= cols (column-major): see SvdPlan (core/linalg_plan.hpp).
   const SvdPlan plan = plan_svd(a.shape, full_matrices);
   const bool transposed = plan.transposed;

@@ -72,3 +72,11 @@ TEST(LinalgPlan, QrShapesMatchNumPy) {
   EXPECT_EQ(p.k, 0);
   EXPECT_THROW(plan_qr({3}, false), ValueError);
 }
+
+TEST(LinalgPlan, SvdJacobiRoute) {
+  EXPECT_TRUE(use_svd_jacobi_batched(32, 32, 2));
+  EXPECT_TRUE(use_svd_jacobi_batched(3, 17, 1000));
+  EXPECT_FALSE(use_svd_jacobi_batched(32, 32, 1));
+  EXPECT_FALSE(use_svd_jacobi_batched(33, 4, 100));
+  EXPECT_FALSE(use_svd_jacobi_batched(4, 0, 100));
+}
