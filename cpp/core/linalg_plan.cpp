@@ -16,6 +16,10 @@ LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det
                                             : LuRoute::CusolverPerMatrix;
 }
 
+bool use_cholesky_batched(int64_t n, int64_t batch) {
+  return batch > 1 && batch <= INT_MAX && n >= 1 && n <= kCholeskyBatchedMaxN;
+}
+
 bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
   return batch > 1 && batch <= INT_MAX && m >= 1 && n >= 1 && m <= kSvdJacobiMaxDim &&
          n <= kSvdJacobiMaxDim;

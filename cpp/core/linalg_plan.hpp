@@ -16,6 +16,11 @@ enum class LuPurpose { Det, InvSolve };
 LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n);
 constexpr int64_t kLuBatchedMaxN = 64;
 
+// Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
+// potrfBatched call; else Xpotrf per matrix.
+constexpr int64_t kCholeskyBatchedMaxN = 64;
+bool use_cholesky_batched(int64_t n, int64_t batch);
+
 // Batches of small matrices (batch > 1, m and n <= 32: gesvdjBatched's limit) take one
 // Jacobi call for the whole batch instead of one gesvd per matrix.
 constexpr int64_t kSvdJacobiMaxDim = 32;

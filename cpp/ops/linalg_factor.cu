@@ -59,6 +59,21 @@ void check_int32(int64_t v, const char* what) {
   if (v > INT32_MAX) throw ValueError(std::string("linalg: ") + what + " too large for cuSOLVER");
 }
 
+// ---- typed potrfBatched (many small Cholesky factorizations in one call) ----
+template <class T>
+cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t fill, int n, void** a,
+                               int* info, int batch) {
+  if constexpr (std::is_same_v<T, float>)
+    return cusolverDnSpotrfBatched(h, fill, n, reinterpret_cast<float**>(a), n, info, batch);
+  else if constexpr (std::is_same_v<T, double>)
+    return cusolverDnDpotrfBatched(h, fill, n, reinterpret_cast<double**>(a), n, info, batch);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cusolverDnCpotrfBatched(h, fill, n, reinterpret_cast<cuComplex**>(a), n, info, batch);
+  else
+    return cusolverDnZpotrfBatched(h, fill, n, reinterpret_cast<cuDoubleComplex**>(a), n, info,
+                                   batch);
+}
+
 // ---- typed gesvdjBatched (Jacobi SVD of many matrices up to 32 x 32 in one call) ----
 template <class T> struct RealOf { using type = T; };
 template <> struct RealOf<cuComplex> { using type = float; };
@@ -195,25 +210,35 @@ NDArray linalg_cholesky(const NDArray& a, bool upper) {
   // potrf(LOWER) likewise gives the upper factor of A from A's upper triangle.
   const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   CusolverHandles h = cusolver_handle(stream);
-  const cudaDataType ct = cuda_type(a.dtype);
-  auto [dev_bytes, host_bytes] = cached_workspace(
-      {current_device(), upper ? kPotrfU : kPotrfL, n, n, 0, static_cast<int>(a.dtype)}, [&] {
-        size_t d = 0, hb = 0;
-        GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h.handle, h.params, fill, n, ct,
-                                                          work.data(), n, ct, &d, &hb));
-        return std::make_pair(d, hb);
-      });
-  auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
   auto info_mem = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
   int* info = static_cast<int*>(info_mem->ptr());
-  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
   const int64_t mat_bytes = n * n * work.itemsize();
-  for (int64_t i = 0; i < batch; ++i) {
-    GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(h.handle, h.params, fill, n, ct,
-                                           work.data() + i * mat_bytes, n, ct, ws->ptr(),
-                                           dev_bytes, host_ws.data(), host_bytes, info + i));
+  if (use_cholesky_batched(n, batch)) {
+    std::shared_ptr<Memory> ptrs_mem;
+    void** ptrs = device_pointer_array(ptrs_mem, work.data(), mat_bytes, batch, stream);
+    dispatch_lapack(a.dtype, [&](auto* tp) {
+      using T = std::remove_pointer_t<decltype(tp)>;
+      GPUARR_CUSOLVER_CHECK(potrf_batched<T>(h.handle, fill, static_cast<int>(n), ptrs, info,
+                                             static_cast<int>(batch)));
+    });
+  } else {
+    const cudaDataType ct = cuda_type(a.dtype);
+    auto [dev_bytes, host_bytes] = cached_workspace(
+        {current_device(), upper ? kPotrfU : kPotrfL, n, n, 0, static_cast<int>(a.dtype)}, [&] {
+          size_t d = 0, hb = 0;
+          GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h.handle, h.params, fill, n, ct,
+                                                            work.data(), n, ct, &d, &hb));
+          return std::make_pair(d, hb);
+        });
+    auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
+    std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+    for (int64_t i = 0; i < batch; ++i) {
+      GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(h.handle, h.params, fill, n, ct,
+                                             work.data() + i * mat_bytes, n, ct, ws->ptr(),
+                                             dev_bytes, host_ws.data(), host_bytes, info + i));
+    }
+    if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   // Zero the triangle potrf left untouched (NumPy returns a clean triangular factor).
   launch_triangle_zero(work.data(), batch, n, n, 0, /*lower=*/!upper, work.itemsize(), stream);
   if (count_positive_info(info, batch, stream) > 0)

@@ -80,3 +80,10 @@ TEST(LinalgPlan, SvdJacobiRoute) {
   EXPECT_FALSE(use_svd_jacobi_batched(33, 4, 100));
   EXPECT_FALSE(use_svd_jacobi_batched(4, 0, 100));
 }
+
+TEST(LinalgPlan, CholeskyRoute) {
+  EXPECT_TRUE(use_cholesky_batched(4, 2));
+  EXPECT_TRUE(use_cholesky_batched(kCholeskyBatchedMaxN, 1000));
+  EXPECT_FALSE(use_cholesky_batched(4, 1));
+  EXPECT_FALSE(use_cholesky_batched(kCholeskyBatchedMaxN + 1, 1000));
+}
