@@ -6,7 +6,8 @@ The first det in a fresh process cannot be timed by the harness's repeated calls
 library runs once in a child process (import, context, a 512 float32 matrix on the device,
 then one timed det with a sync), and the workload's callable replays that time scaled by
 1/1000 (a spin of t/1000), so the table's "us/call" reads as milliseconds. Run it alone
-with ``python -m benchmarks.linalg --first-det``.
+with ``python -m benchmarks.linalg --first-det``; ``--det-sweep`` times det with cuBLAS's
+batched LU vs cuSOLVER's per-matrix LU over sizes (GPUARR_DET_CUBLAS_MAX_N picks the route).
 """
 
 import json
@@ -189,7 +190,50 @@ register_group("linalg", [QR64, QR2048, DET512, FIRST_DET, INV2],
                "cuSOLVER/cuBLAS factorizations: qr, det, first det, inv on two streams")
 
 
+_SWEEP_CHILD = r"""
+import json, sys, time
+import numpy as np
+import gpuarr as ga
+out = {}
+sync = ga.cuda.Device().synchronize
+for n in (16, 64, 128, 256, 512, 1024, 2048):
+    for batch in (1, 100):
+        if n * n * batch > 2**26:
+            continue
+        a = ((np.random.default_rng(1).uniform(-1, 1, (batch, n, n)) + n * np.eye(n)) / n)
+        d = ga.asarray(a.astype(np.float32))
+        ga.linalg.det(d); sync()
+        reps = 20
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            ga.linalg.det(d)
+        sync()
+        out[f"{batch}x{n}"] = (time.perf_counter() - t0) / reps * 1e3
+print(json.dumps(out))
+"""
+
+
+def det_route_sweep():
+    """det float32 (ms per call) with cuBLAS getrfBatched for every n vs cuSOLVER Xgetrf
+    per matrix (GPUARR_DET_CUBLAS_MAX_N), to place the crossover by measurement."""
+    rows = {}
+    for label, max_n in (("cublas", "1000000"), ("cusolver", "0")):
+        env = dict(os.environ, GPUARR_DET_CUBLAS_MAX_N=max_n)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (os.path.join(REPO_ROOT, "python"), env.get("PYTHONPATH")) if p)
+        p = subprocess.run([sys.executable, "-c", _SWEEP_CHILD], env=env, cwd=REPO_ROOT,
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr[-2000:])
+        rows[label] = json.loads(p.stdout.strip().splitlines()[-1])
+    print(f"{'batch x n':>12s} {'cuBLAS ms':>10s} {'cuSOLVER ms':>12s}")
+    for key in rows["cublas"]:
+        print(f"{key:>12s} {rows['cublas'][key]:10.3f} {rows['cusolver'][key]:12.3f}")
+
+
 if __name__ == "__main__":
+    if "--det-sweep" in sys.argv:
+        det_route_sweep()
     if "--first-det" in sys.argv:
         for name in ("gpuarr", "cupy", "torch"):
             try:
