@@ -527,3 +527,19 @@ def test_nonfinite_input_as_numpy(rng, dt, bad, n):
             np.linalg.svd(a)
         with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
             gpuarr.linalg.svd(d)
+
+
+@gpu_test
+def test_ill_conditioned_hilbert(rng):
+    """Hilbert matrix (cond ~1.5e10 at n = 8): solve's residual stays at rounding level and
+    the solution agrees with NumPy's to about cond * eps."""
+    n = 8
+    i = np.arange(n)
+    h = 1.0 / (i[:, None] + i[None, :] + 1)
+    b = rng.standard_normal((n, 2))
+    want = np.linalg.solve(h, b)
+    got = _g(gpuarr.linalg.solve(gpuarr.asarray(h), gpuarr.asarray(b)))
+    np.testing.assert_allclose(h @ got, b, atol=1e-8)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+    np.testing.assert_allclose(_g(gpuarr.linalg.det(gpuarr.asarray(h))), np.linalg.det(h), rtol=1e-5)
+    np.testing.assert_allclose(_g(gpuarr.linalg.cond(gpuarr.asarray(h))), np.linalg.cond(h), rtol=1e-4)
