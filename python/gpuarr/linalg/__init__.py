@@ -11,6 +11,11 @@ from gpuarr._core import LinAlgError, ndarray
 
 __all__ = ["LinAlgError", "norm", "matrix_norm", "vector_norm"]
 
+from gpuarr.linalg._solvers import *  # noqa: E402,F401,F403  (inv det solve qr svd ...)
+from gpuarr.linalg._solvers import __all__ as _solvers_all  # noqa: E402
+
+__all__ += _solvers_all
+
 # Codes of _core._reduce_norm.
 _L1, _L2, _SUMSQ, _MAX, _MIN, _COUNT, _POW, _SUM = range(8)
 

@@ -1,0 +1,72 @@
+#include "core/linalg_plan.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "core/errors.hpp"
+
+namespace gpuarr {
+
+LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n) {
+  if (n > INT_MAX || batch > INT_MAX) return LuRoute::CusolverPerMatrix;
+  if (purpose == LuPurpose::Det) {
+    return n <= det_cublas_max_n ? LuRoute::CublasBatched : LuRoute::CusolverPerMatrix;
+  }
+  return (batch > 1 && n <= kLuBatchedMaxN) ? LuRoute::CublasBatched
+                                            : LuRoute::CusolverPerMatrix;
+}
+
+bool use_cholesky_batched(int64_t n, int64_t batch) {
+  return batch > 1 && batch <= INT_MAX && n >= 1 && n <= kCholeskyBatchedMaxN;
+}
+
+bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
+  return batch > 1 && batch <= INT_MAX && m >= 1 && n >= 1 && m <= kSvdJacobiMaxDim &&
+         n <= kSvdJacobiMaxDim;
+}
+
+namespace {
+Dims with(Dims batch, int64_t a, int64_t b) {
+  batch.push_back(a);
+  batch.push_back(b);
+  return batch;
+}
+}  // namespace
+
+SvdPlan plan_svd(const Dims& shape, bool full_matrices) {
+  if (shape.size() < 2) throw ValueError("plan_svd: a matrix is needed");
+  const Dims batch(shape.begin(), shape.end() - 2);
+  const int64_t m = shape[shape.size() - 2], n = shape.back();
+  SvdPlan p;
+  p.k = std::min(m, n);
+  p.transposed = m < n;
+  p.mm = p.transposed ? n : m;
+  p.nn = p.transposed ? m : n;
+  p.uc = full_matrices ? p.mm : p.nn;
+  p.ubuf_shape = with(batch, p.uc, p.mm);
+  p.vtbuf_shape = with(batch, p.nn, p.nn);
+  p.s_shape = batch;
+  p.s_shape.push_back(p.k);
+  p.u_shape = with(batch, m, full_matrices ? m : p.k);
+  p.vh_shape = with(batch, full_matrices ? n : p.k, n);
+  return p;
+}
+
+QrPlan plan_qr(const Dims& shape, bool complete) {
+  if (shape.size() < 2) throw ValueError("plan_qr: a matrix is needed");
+  const Dims batch(shape.begin(), shape.end() - 2);
+  QrPlan p;
+  p.m = shape[shape.size() - 2];
+  p.n = shape.back();
+  p.k = std::min(p.m, p.n);
+  p.mc = (complete && p.m > p.n) ? p.m : p.k;
+  p.h_shape = with(batch, p.n, p.m);
+  p.tau_shape = batch;
+  p.tau_shape.push_back(p.k);
+  p.qbuf_shape = with(batch, p.mc, p.m);
+  p.q_shape = with(batch, p.m, p.mc);
+  p.r_shape = with(batch, p.mc, p.n);
+  return p;
+}
+
+}  // namespace gpuarr

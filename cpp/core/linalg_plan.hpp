@@ -1,0 +1,56 @@
+// Host-side plans of the cuSOLVER/cuBLAS linalg (cpp/ops/linalg_*.cu): which routine a
+// batched LU takes, and the column-major buffer shapes of SVD and QR and how NumPy's
+// results are read from them. Plain C++, unit-tested in cpp/tests/test_linalg_plan.cpp.
+#pragma once
+#include <cstdint>
+
+#include "core/layout.hpp"
+
+namespace gpuarr {
+
+// Batched cuBLAS (getrfBatched + getri/getrsBatched) or one cuSOLVER call per matrix.
+enum class LuRoute { CublasBatched, CusolverPerMatrix };
+enum class LuPurpose { Det, InvSolve };
+// det_cublas_max_n: det/slogdet use cuBLAS getrfBatched up to this n even for one matrix
+// (no cuSOLVER handle needed: fast first call); inv/solve batch small matrices only.
+LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n);
+constexpr int64_t kLuBatchedMaxN = 64;
+
+// Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
+// potrfBatched call; else Xpotrf per matrix.
+constexpr int64_t kCholeskyBatchedMaxN = 64;
+bool use_cholesky_batched(int64_t n, int64_t batch);
+
+// Batches of small matrices (batch > 1, m and n <= 32: gesvdjBatched's limit) take one
+// Jacobi call for the whole batch instead of one gesvd per matrix.
+constexpr int64_t kSvdJacobiMaxDim = 32;
+bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch);
+
+// SVD of (batch..., m, n) with k = min(m, n) > 0 through gesvd, which wants rows >= cols in
+// column-major. m >= n: the C-contiguous copy of A's transposed view is column-major A
+// (mm = m, nn = n); u = swap_last2(ubuf), vh = swap_last2(vtbuf). m < n (transposed): the
+// C-contiguous copy of A is column-major A^T (mm = n, nn = m), A = conj(V') S U'^T, so
+// u = vtbuf and vh = ubuf as they are.
+struct SvdPlan {
+  bool transposed = false;
+  int64_t mm = 0, nn = 0, k = 0;
+  int64_t uc = 0;     // columns of the column-major U' (mm if full_matrices else nn)
+  Dims ubuf_shape;    // C-contiguous (batch..., uc, mm)
+  Dims vtbuf_shape;   // C-contiguous (batch..., nn, nn)
+  Dims s_shape;       // (batch..., k)
+  Dims u_shape;       // NumPy's u: (batch..., m, m | k)
+  Dims vh_shape;      // NumPy's vh: (batch..., n | k, n)
+};
+SvdPlan plan_svd(const Dims& shape, bool full_matrices);
+
+// QR of (batch..., m, n): h is C-contiguous (batch..., n, m) (column-major A, then
+// geqrf's output = NumPy's raw h), tau (batch..., k); Q has mc columns, computed in a
+// C-contiguous (batch..., mc, m) buffer and returned as its (m, mc) transposed view.
+struct QrPlan {
+  int64_t m = 0, n = 0, k = 0, mc = 0;
+  Dims h_shape, tau_shape, qbuf_shape, q_shape, r_shape;
+};
+// mode: 'r' reduced, 'c' complete ('r'/'raw' modes need no Q and use the reduced sizes).
+QrPlan plan_qr(const Dims& shape, bool complete);
+
+}  // namespace gpuarr

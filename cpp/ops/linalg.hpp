@@ -1,0 +1,45 @@
+// Dense linear algebra on cuSOLVER/cuBLAS: LU (det, slogdet, inv, solve), Cholesky, QR and
+// SVD, each batched over the leading dims in C++ (batched cuBLAS calls for many small
+// matrices, one cuSOLVER call per matrix otherwise). Inputs are already of the compute
+// dtype (float32/64, complex64/128: python/gpuarr/linalg/_solvers.py promotes as NumPy) and
+// have their shapes checked. Everything runs on the current stream of the operand's device;
+// only the functions that must report a LinAlgError read cuSOLVER's info back (one small
+// read per call).
+//
+// cuSOLVER is column-major: a C-contiguous (.., r, c) buffer is, per matrix, the
+// column-major c x r transpose. The functions below say which buffer they hand back.
+#pragma once
+#include <utility>
+
+#include "ops/ndarray.hpp"
+
+namespace gpuarr {
+
+// det of each matrix of a (.., n, n): shape (..), dtype of a. Singular -> 0.
+NDArray linalg_det(const NDArray& a);
+// (sign, log|det|) of each matrix: sign of a's dtype, logabsdet of its real dtype.
+// Singular -> (0, -inf) as NumPy.
+std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a);
+// Inverse of each matrix, C-contiguous. check: LinAlgError("Singular matrix") when a
+// matrix is singular (one small read); else the result of a singular matrix is inf/nan.
+NDArray linalg_inv(const NDArray& a, bool check);
+// x with a[i] @ x[i] = b[i]: a (.., n, n), b (.., n, k) with the same leading dims and
+// dtype. LinAlgError("Singular matrix").
+NDArray linalg_solve(const NDArray& a, const NDArray& b);
+// Cholesky factor (lower L with a = L L^H, or upper U with a = U^H U), reading only the
+// lower (upper) triangle of a as NumPy. LinAlgError("Matrix is not positive definite").
+NDArray linalg_cholesky(const NDArray& a, bool upper);
+// geqrf of a (.., m, n): h C-contiguous (.., n, m) (NumPy's 'raw' h: the column-major
+// Householder matrix) and tau (.., min(m, n)). No info read (it only reports bad arguments).
+std::pair<NDArray, NDArray> linalg_qr_raw(const NDArray& a);
+// Q (.., m, mc) from qr_raw's (h, tau) (orgqr/ungqr); mc = min(m, n) or m (complete).
+NDArray linalg_qr_q(const NDArray& h, const NDArray& tau, int64_t mc);
+// SVD of a (.., m, n) with m, n > 0: u (.., m, m|k), s (.., k) real, descending, vh
+// (.., n|k, n); u and vh empty (default NDArray) when !compute_uv.
+// LinAlgError("SVD did not converge").
+struct SvdParts {
+  NDArray u, s, vh;
+};
+SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv);
+
+}  // namespace gpuarr

@@ -1,0 +1,120 @@
+// Helpers shared by the linalg_*.cu files: cuSOLVER/cuBLAS data types, batch views,
+// cached workspace sizes, device pointer arrays for the batched cuBLAS calls and the
+// singular/info check.
+#pragma once
+#include <cublas_v2.h>
+#include <cuComplex.h>
+#include <cusolverDn.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "core/dtype.hpp"
+#include "ops/ndarray.hpp"
+#include "runtime/memory.hpp"
+
+namespace gpuarr::linalg_detail {
+
+inline cudaDataType cuda_type(DType t) {
+  switch (t) {
+    case DType::Float32: return CUDA_R_32F;
+    case DType::Float64: return CUDA_R_64F;
+    case DType::Complex64: return CUDA_C_32F;
+    default: return CUDA_C_64F;
+  }
+}
+
+// The library element type of a DType, for the typed (non-X) entry points.
+template <class F>
+void dispatch_lapack(DType t, F&& f) {
+  switch (t) {
+    case DType::Float32: return f(static_cast<float*>(nullptr));
+    case DType::Float64: return f(static_cast<double*>(nullptr));
+    case DType::Complex64: return f(static_cast<cuComplex*>(nullptr));
+    default: return f(static_cast<cuDoubleComplex*>(nullptr));
+  }
+}
+
+// A view of a with its last two dims swapped.
+inline NDArray swap_last2(NDArray a) {
+  const size_t nd = a.shape.size();
+  std::swap(a.shape[nd - 2], a.shape[nd - 1]);
+  std::swap(a.strides[nd - 2], a.strides[nd - 1]);
+  return a;
+}
+
+inline int64_t batch_count(const NDArray& a) {
+  int64_t b = 1;
+  for (int64_t d = 0; d + 2 < a.ndim(); ++d) b *= a.shape[d];
+  return b;
+}
+
+inline Dims batch_shape(const NDArray& a) { return Dims(a.shape.begin(), a.shape.end() - 2); }
+
+// Workspace sizes (device bytes, host bytes) cached per (device, routine, sizes, dtype):
+// the *_bufferSize queries cost a few microseconds each, which matters for small QR.
+struct WorkspaceKey {
+  int device, routine;
+  int64_t m, n, k;
+  int dtype;
+  bool operator<(const WorkspaceKey& o) const {
+    return std::tie(device, routine, m, n, k, dtype) <
+           std::tie(o.device, o.routine, o.m, o.n, o.k, o.dtype);
+  }
+};
+template <class Query>
+std::pair<size_t, size_t> cached_workspace(const WorkspaceKey& key, Query&& query) {
+  static std::mutex mutex;
+  static std::map<WorkspaceKey, std::pair<size_t, size_t>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  const std::pair<size_t, size_t> sizes = query();
+  std::lock_guard<std::mutex> lock(mutex);
+  cache[key] = sizes;
+  return sizes;
+}
+enum Routine { kGetrf = 1, kPotrfL, kPotrfU, kGeqrf, kOrgqr, kGesvd };
+
+// A device array of `count` pointers base + i * stride_bytes (for cuBLAS batched calls),
+// enqueued on `stream`; `storage` keeps it alive (stream-ordered pool memory).
+void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_t stride_bytes,
+                            int64_t count, cudaStream_t stream);
+
+// Optionally, values whose non-finite entries also count as failures (NumPy raises
+// "Singular matrix" for NaN/inf input to inv/solve and "SVD did not converge" for SVD:
+// checked on the LU diagonal / the singular values). Strides in elements.
+struct FiniteCheck {
+  const char* data = nullptr;
+  DType dtype = DType::Float32;
+  int64_t batch_stride = 0, elem_stride = 0, count = 0;
+};
+
+// Number of entries of info[0..count) that are > 0, plus the non-finite checked values (a
+// small read: waits for the stream).
+int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
+                            const FiniteCheck* check = nullptr);
+
+// The count of positive info entries, enqueued now and read later: lets the host wait for
+// the factorization only while the work queued after it (getrs) keeps the GPU busy, so
+// that two large solves on two streams overlap their second halves.
+struct PendingInfoCount {
+  std::shared_ptr<Memory> device_count;
+  int* host_slot = nullptr;  // pinned
+  cudaEvent_t event = nullptr;
+  ~PendingInfoCount();
+  int64_t wait();  // the count (waits for the event; no stream-wide sync)
+};
+std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
+                                                     cudaStream_t stream,
+                                                     const FiniteCheck* check = nullptr);
+
+// Sets each of `batch` C-contiguous n x n matrices at `data` to the identity.
+void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream);
+
+}  // namespace gpuarr::linalg_detail

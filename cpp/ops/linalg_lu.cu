@@ -1,0 +1,575 @@
+// LU-based linalg: det, slogdet, inv, solve, plus the helpers of linalg_common.cuh.
+//
+// The C-contiguous copy of A is, per matrix, column-major A^T; its LU gives
+// det(A^T) = det(A), inv(A^T) = inv(A)^T (so the column-major inverse read back
+// C-contiguously is inv(A)), and getrs with op T solves A x = b.
+//
+// Routine choice: many small matrices (batch > 1, n <= kLuBatchedMaxN, core/linalg_plan) go through cuBLAS's
+// batched LU (getrfBatched + getriBatched / getrsBatched), one kernel for the whole batch.
+// det/slogdet use cuBLAS getrfBatched up to GPUARR_DET_CUBLAS_MAX_N (default 512) even for
+// one matrix: they then need only the cuBLAS handle, not the cuSOLVER one, whose creation
+// costs a large part of a first det in a fresh process. Larger ones: cusolverDnXgetrf per
+// matrix (+ Xgetrs).
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/linalg_plan.hpp"
+#include "core/promotion.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/device_types.cuh"
+#include "ops/kernels.hpp"
+#include "ops/linalg.hpp"
+#include "ops/linalg_common.cuh"
+#include "ops/strided.cuh"
+#include "runtime/cublas_handle.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/cusolver_handle.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr {
+namespace linalg_detail {
+namespace {
+
+__global__ void pointer_array_kernel(void** out, char* base, int64_t stride, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    out[i] = base + i * stride;
+  }
+}
+
+template <class T>
+__device__ bool is_finite_value(T v) {
+  if constexpr (std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+    return isfinite(v.re) && isfinite(v.im);
+  } else {
+    return isfinite(v);
+  }
+}
+
+// info[i] > 0 count plus the non-finite vals[b * bstride + j * estride] (j < count).
+template <class T>
+__global__ void count_failed_kernel(const int* info, int64_t batch, const T* vals,
+                                    int64_t bstride, int64_t estride, int64_t count, int* out) {
+  __shared__ int partial[256];
+  int c = 0;
+  for (int64_t i = threadIdx.x; i < batch; i += blockDim.x) c += info[i] > 0 ? 1 : 0;
+  if (vals) {
+    const int64_t total = batch * count;
+    for (int64_t i = threadIdx.x; i < total; i += blockDim.x) {
+      const int64_t b = i / count, j = i % count;
+      c += is_finite_value(vals[b * bstride + j * estride]) ? 0 : 1;
+    }
+  }
+  partial[threadIdx.x] = c;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = partial[0];
+}
+
+void launch_count_failed(const int* info, int64_t batch, const FiniteCheck* check, int* out,
+                         cudaStream_t stream) {
+  if (!check || !check->data) {
+    count_failed_kernel<float><<<1, 256, 0, stream>>>(info, batch, nullptr, 0, 0, 0, out);
+  } else {
+    dispatch_dtype(check->dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+        count_failed_kernel<T><<<1, 256, 0, stream>>>(
+            info, batch, reinterpret_cast<const T*>(check->data), check->batch_stride,
+            check->elem_stride, check->count, out);
+      } else {
+        throw TypeError("count_failed: unsupported dtype");
+      }
+    });
+  }
+  check_launch("count_failed_kernel");
+}
+
+template <class T>
+__device__ T one_value();
+template <> __device__ float one_value<float>() { return 1.0f; }
+template <> __device__ double one_value<double>() { return 1.0; }
+template <> __device__ complex64_t one_value<complex64_t>() { return {1.0f, 0.0f}; }
+template <> __device__ complex128_t one_value<complex128_t>() { return {1.0, 0.0}; }
+
+template <class T>
+__global__ void identity_kernel(T* data, int64_t total, int64_t n) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t j = e % n;
+    const int64_t i = (e / n) % n;
+    data[e] = i == j ? one_value<T>() : T{};
+  }
+}
+
+}  // namespace
+
+void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_t stride_bytes,
+                            int64_t count, cudaStream_t stream) {
+  storage = allocate_device_memory(static_cast<size_t>(std::max<int64_t>(count, 1)) *
+                                   sizeof(void*));
+  void** out = static_cast<void**>(storage->ptr());
+  pointer_array_kernel<<<grid_for(count, 256), 256, 0, stream>>>(out, base, stride_bytes, count);
+  check_launch("pointer_array_kernel");
+  return out;
+}
+
+int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
+                            const FiniteCheck* check) {
+  auto flag = allocate_device_memory(sizeof(int));
+  launch_count_failed(info, count, check, static_cast<int*>(flag->ptr()), stream);
+  int host = 0;
+  read_small_device_bytes(&host, flag->ptr(), sizeof(int), stream);
+  return host;
+}
+
+namespace {
+// A ring of pinned ints per device for PendingInfoCount (a slot is reused only after 4096
+// later calls, and every call waits for its slot before returning).
+constexpr int kInfoSlots = 4096;
+int* info_slot() {
+  static std::mutex mutex;
+  static int* rings[kMaxDevices] = {};
+  static unsigned counters[kMaxDevices] = {};
+  const int dev = current_device();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!rings[dev]) {
+    void* p = nullptr;
+    GPUARR_CUDA_CHECK(cudaHostAlloc(&p, kInfoSlots * sizeof(int), cudaHostAllocPortable));
+    rings[dev] = static_cast<int*>(p);  // kept until exit
+  }
+  return rings[dev] + (counters[dev]++ % kInfoSlots);
+}
+}  // namespace
+
+std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
+                                                     cudaStream_t stream,
+                                                     const FiniteCheck* check) {
+  auto p = std::make_unique<PendingInfoCount>();
+  p->device_count = allocate_device_memory(sizeof(int));
+  int* dcount = static_cast<int*>(p->device_count->ptr());
+  launch_count_failed(info, count, check, dcount, stream);
+  p->host_slot = info_slot();
+  GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, sizeof(int), cudaMemcpyDeviceToHost,
+                                    stream));
+  GPUARR_CUDA_CHECK(
+      cudaEventCreateWithFlags(&p->event, cudaEventDisableTiming | cudaEventBlockingSync));
+  GPUARR_CUDA_CHECK(cudaEventRecord(p->event, stream));
+  return p;
+}
+
+int64_t PendingInfoCount::wait() {
+  GPUARR_CUDA_CHECK(cudaEventSynchronize(event));
+  return *static_cast<volatile int*>(host_slot);
+}
+
+PendingInfoCount::~PendingInfoCount() {
+  if (event) cudaEventDestroy(event);
+}
+
+void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream) {
+  const int64_t total = batch * n * n;
+  if (total == 0) return;
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+      identity_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(reinterpret_cast<T*>(data),
+                                                                   total, n);
+      check_launch("identity_kernel");
+    } else {
+      throw TypeError("launch_identity: unsupported dtype");
+    }
+  });
+}
+
+}  // namespace linalg_detail
+
+using namespace linalg_detail;
+
+namespace {
+
+// From this size on, inv/solve read the singular check right after getrf (with getrs
+// already queued) instead of after everything: the host returns as soon as the
+// factorization is known to be non-singular.
+constexpr int64_t kEarlyInfoMinN = 512;
+
+int64_t det_cublas_max_n() {
+  static const int64_t v = [] {
+    const char* s = std::getenv("GPUARR_DET_CUBLAS_MAX_N");
+    return s ? std::atoll(s) : int64_t(512);
+  }();
+  return v;
+}
+
+// ---- typed cuBLAS batched LU ----
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, float* p, void** a, int* piv, int* info, int b) {
+  return cublasSgetrfBatched(h, n, reinterpret_cast<float**>(a), n, piv, info, b);
+}
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, double* p, void** a, int* piv, int* info, int b) {
+  return cublasDgetrfBatched(h, n, reinterpret_cast<double**>(a), n, piv, info, b);
+}
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, cuComplex* p, void** a, int* piv, int* info, int b) {
+  return cublasCgetrfBatched(h, n, reinterpret_cast<cuComplex**>(a), n, piv, info, b);
+}
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, cuDoubleComplex* p, void** a, int* piv, int* info, int b) {
+  return cublasZgetrfBatched(h, n, reinterpret_cast<cuDoubleComplex**>(a), n, piv, info, b);
+}
+template <class T>
+cublasStatus_t getri_batched(cublasHandle_t h, int n, T*, void** a, const int* piv, void** c,
+                             int* info, int b) {
+  if constexpr (std::is_same_v<T, float>)
+    return cublasSgetriBatched(h, n, reinterpret_cast<const float* const*>(a), n, piv,
+                               reinterpret_cast<float* const*>(c), n, info, b);
+  else if constexpr (std::is_same_v<T, double>)
+    return cublasDgetriBatched(h, n, reinterpret_cast<const double* const*>(a), n, piv,
+                               reinterpret_cast<double* const*>(c), n, info, b);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cublasCgetriBatched(h, n, reinterpret_cast<const cuComplex* const*>(a), n, piv,
+                               reinterpret_cast<cuComplex* const*>(c), n, info, b);
+  else
+    return cublasZgetriBatched(h, n, reinterpret_cast<const cuDoubleComplex* const*>(a), n, piv,
+                               reinterpret_cast<cuDoubleComplex* const*>(c), n, info, b);
+}
+template <class T>
+cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int nrhs, T*,
+                             void** a, const int* piv, void** bp, int* info, int b) {
+  if constexpr (std::is_same_v<T, float>)
+    return cublasSgetrsBatched(h, op, n, nrhs, reinterpret_cast<const float* const*>(a), n, piv,
+                               reinterpret_cast<float* const*>(bp), n, info, b);
+  else if constexpr (std::is_same_v<T, double>)
+    return cublasDgetrsBatched(h, op, n, nrhs, reinterpret_cast<const double* const*>(a), n, piv,
+                               reinterpret_cast<double* const*>(bp), n, info, b);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cublasCgetrsBatched(h, op, n, nrhs, reinterpret_cast<const cuComplex* const*>(a), n,
+                               piv, reinterpret_cast<cuComplex* const*>(bp), n, info, b);
+  else
+    return cublasZgetrsBatched(h, op, n, nrhs, reinterpret_cast<const cuDoubleComplex* const*>(a),
+                               n, piv, reinterpret_cast<cuDoubleComplex* const*>(bp), n, info, b);
+}
+
+void check_int_range(int64_t v) {
+  if (v > INT32_MAX) throw ValueError("linalg: dimension or batch too large for batched cuBLAS");
+}
+
+// LU factors of the C-contiguous `work` (.., n, n) (column-major A^T per matrix), in place.
+struct Lu {
+  std::shared_ptr<Memory> pivots;  // int32 (cuBLAS) or int64 (cuSOLVER), n per matrix
+  bool pivots64 = false;
+  std::shared_ptr<Memory> info;    // int32, one per matrix
+  std::shared_ptr<Memory> ptrs;    // cuBLAS path: the pointer array of `work`
+  void** work_ptrs = nullptr;
+};
+
+Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, cudaStream_t stream) {
+  Lu lu;
+  const DType t = work.dtype;
+  const int64_t mat_bytes = n * n * work.itemsize();
+  lu.info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+  int* info = static_cast<int*>(lu.info->ptr());
+  if (use_cublas) {
+    check_int_range(n);
+    check_int_range(batch);
+    lu.pivots = allocate_device_memory(static_cast<size_t>(batch * n) * sizeof(int));
+    lu.work_ptrs = device_pointer_array(lu.ptrs, work.data(), mat_bytes, batch, stream);
+    cublasHandle_t h = cublas_handle(stream);
+    dispatch_lapack(t, [&](auto* tp) {
+      GPUARR_CUBLAS_CHECK(getrf_batched(h, static_cast<int>(n), tp, lu.work_ptrs,
+                                        static_cast<int*>(lu.pivots->ptr()), info,
+                                        static_cast<int>(batch)));
+    });
+    return lu;
+  }
+  lu.pivots64 = true;
+  lu.pivots = allocate_device_memory(static_cast<size_t>(batch * n) * sizeof(int64_t));
+  CusolverHandles h = cusolver_handle(stream);
+  const cudaDataType ct = cuda_type(t);
+  auto [dev_bytes, host_bytes] = cached_workspace(
+      {current_device(), kGetrf, n, n, 0, static_cast<int>(t)}, [&] {
+        size_t d = 0, hb = 0;
+        GPUARR_CUSOLVER_CHECK(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, ct,
+                                                          work.data(), n, ct, &d, &hb));
+        return std::make_pair(d, hb);
+      });
+  auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
+  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  int64_t* piv = static_cast<int64_t*>(lu.pivots->ptr());
+  for (int64_t i = 0; i < batch; ++i) {
+    GPUARR_CUSOLVER_CHECK(cusolverDnXgetrf(h.handle, h.params, n, n, ct,
+                                           work.data() + i * mat_bytes, n, piv + i * n, ct,
+                                           ws->ptr(), dev_bytes, host_ws.data(), host_bytes,
+                                           info + i));
+  }
+  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));  // host_ws dies here
+  return lu;
+}
+
+// ---- det / slogdet from the LU diagonal and pivots: one block per matrix ----
+template <class T> struct Real { using type = T; };
+template <> struct Real<complex64_t> { using type = float; };
+template <> struct Real<complex128_t> { using type = double; };
+template <class T> constexpr bool kIsComplex = std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>;
+
+constexpr int kDetThreads = 128;
+
+template <class T, class Piv>
+__global__ void lu_det_kernel(const T* lu, const Piv* piv, const int* info, int64_t n,
+                              T* det, T* sign_out, typename Real<T>::type* logabs_out) {
+  using R = typename Real<T>::type;
+  const int64_t b = blockIdx.x;
+  const T* m = lu + b * n * n;
+  const Piv* p = piv + b * n;
+  __shared__ double s_log[kDetThreads];
+  __shared__ double s_re[kDetThreads];
+  __shared__ double s_im[kDetThreads];
+  double lg = 0.0, re = 1.0, im = 0.0;  // running sign: re + i im (real: +-1)
+  const bool singular = n > 0 && info[b] > 0;
+  if (!singular) {
+    for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+      const T d = m[j * n + j];
+      double flip = (static_cast<int64_t>(p[j]) != j + 1) ? -1.0 : 1.0;
+      if constexpr (kIsComplex<T>) {
+        const double dr = d.re, di = d.im;
+        const double a = hypot(dr, di);
+        lg += log(a);
+        const double ur = dr / a * flip, ui = di / a * flip;
+        const double nr = re * ur - im * ui, ni = re * ui + im * ur;
+        re = nr;
+        im = ni;
+      } else {
+        const double dv = static_cast<double>(d);
+        lg += log(fabs(dv));
+        if (dv < 0) flip = -flip;
+        re *= flip;
+      }
+    }
+  }
+  s_log[threadIdx.x] = lg;
+  s_re[threadIdx.x] = re;
+  s_im[threadIdx.x] = im;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) {
+      const int o = threadIdx.x + s;
+      s_log[threadIdx.x] += s_log[o];
+      const double ar = s_re[threadIdx.x], ai = s_im[threadIdx.x];
+      const double br = s_re[o], bi = s_im[o];
+      s_re[threadIdx.x] = ar * br - ai * bi;
+      s_im[threadIdx.x] = ar * bi + ai * br;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x != 0) return;
+  double lgt = s_log[0], sr = s_re[0], si = s_im[0];
+  if (singular) {
+    lgt = -INFINITY;
+    sr = 0.0;
+    si = 0.0;
+  }
+  if constexpr (kIsComplex<T>) {
+    // Renormalise the accumulated unit product (rounding drift), as a unit sign.
+    if (!singular) {
+      const double a = hypot(sr, si);
+      if (a > 0) { sr /= a; si /= a; }
+    }
+    if (det) {
+      const double e = exp(lgt);
+      det[b] = T{static_cast<R>(sr * e), static_cast<R>(si * e)};
+    } else {
+      sign_out[b] = T{static_cast<R>(sr), static_cast<R>(si)};
+      logabs_out[b] = static_cast<R>(lgt);
+    }
+  } else {
+    if (det) {
+      det[b] = static_cast<T>(sr * exp(lgt));
+    } else {
+      sign_out[b] = static_cast<T>(sr);
+      logabs_out[b] = static_cast<R>(lgt);
+    }
+  }
+}
+
+template <class T>
+void launch_det(const NDArray& work, const Lu& lu, int64_t batch, int64_t n, char* det,
+                char* sign, char* logabs, cudaStream_t stream) {
+  using R = typename Real<T>::type;
+  const T* m = reinterpret_cast<const T*>(work.data());
+  const int* info = static_cast<const int*>(lu.info ? lu.info->ptr() : nullptr);
+  // batch <= 2^31 - 1 blocks on the x dimension.
+  if (lu.pivots64) {
+    lu_det_kernel<T, int64_t><<<static_cast<unsigned>(batch), kDetThreads, 0, stream>>>(
+        m, static_cast<const int64_t*>(lu.pivots->ptr()), info, n, reinterpret_cast<T*>(det),
+        reinterpret_cast<T*>(sign), reinterpret_cast<R*>(logabs));
+  } else {
+    lu_det_kernel<T, int><<<static_cast<unsigned>(batch), kDetThreads, 0, stream>>>(
+        m, static_cast<const int*>(lu.pivots->ptr()), info, n, reinterpret_cast<T*>(det),
+        reinterpret_cast<T*>(sign), reinterpret_cast<R*>(logabs));
+  }
+  check_launch("lu_det_kernel");
+}
+
+void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
+  const int64_t n = a.shape.back();
+  const int64_t batch = batch_count(a);
+  if (batch == 0) return;
+  const cudaStream_t stream = stream_for(a);
+  NDArray work = n > 0 ? copy_array(a, a.dtype, 'C') : a;
+  Lu lu;
+  if (n > 0) {
+    lu = lu_factor(work, batch, n,
+                   choose_lu_route(n, batch, LuPurpose::Det, det_cublas_max_n()) ==
+                       LuRoute::CublasBatched,
+                   stream);
+  } else {
+    lu.info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(lu.info->ptr(), 0, batch * sizeof(int), stream));
+    lu.pivots = lu.info;  // never read for n == 0
+    work = empty_array({1}, a.dtype, 'C');
+  }
+  dispatch_dtype(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || kIsComplex<T>) {
+      launch_det<T>(work, lu, batch, n, det, sign, logabs, stream);
+    } else {
+      throw TypeError("linalg: unsupported dtype");
+    }
+  });
+}
+
+void check_square_float(const NDArray& a) {
+  if (a.ndim() < 2 || a.shape[a.ndim() - 1] != a.shape[a.ndim() - 2])
+    throw LinAlgError("Last 2 dimensions of the array must be square");
+  if (!is_float(a.dtype) && !is_complex(a.dtype)) throw TypeError("linalg: compute dtype expected");
+  if (a.dtype == DType::Float16) throw TypeError("array type float16 is unsupported in linalg");
+}
+
+}  // namespace
+
+NDArray linalg_det(const NDArray& a) {
+  check_square_float(a);
+  NDArray out = empty_array(batch_shape(a), a.dtype, 'C');
+  det_common(a, out.data(), nullptr, nullptr);
+  return out;
+}
+
+std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a) {
+  check_square_float(a);
+  NDArray sign = empty_array(batch_shape(a), a.dtype, 'C');
+  NDArray logabs = empty_array(batch_shape(a), real_dtype(a.dtype), 'C');
+  det_common(a, nullptr, sign.data(), logabs.data());
+  return {sign, logabs};
+}
+
+NDArray linalg_inv(const NDArray& a, bool check) {
+  check_square_float(a);
+  const int64_t n = a.shape.back();
+  const int64_t batch = batch_count(a);
+  NDArray out = empty_array(a.shape, a.dtype, 'C');
+  if (batch == 0 || n == 0) return out;
+  const cudaStream_t stream = stream_for(out);
+  NDArray work = copy_array(a, a.dtype, 'C');
+  const int64_t mat_bytes = n * n * work.itemsize();
+  const bool batched =
+      choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
+  Lu lu = lu_factor(work, batch, n, batched, stream);
+  // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
+  // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
+  const FiniteCheck* diag = nullptr;
+  std::unique_ptr<PendingInfoCount> early;
+  if (batched) {
+    std::shared_ptr<Memory> out_ptrs_mem;
+    void** out_ptrs = device_pointer_array(out_ptrs_mem, out.data(), mat_bytes, batch, stream);
+    auto getri_info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+    cublasHandle_t h = cublas_handle(stream);
+    dispatch_lapack(a.dtype, [&](auto* tp) {
+      GPUARR_CUBLAS_CHECK(getri_batched(h, static_cast<int>(n), tp, lu.work_ptrs,
+                                        static_cast<const int*>(lu.pivots->ptr()), out_ptrs,
+                                        static_cast<int*>(getri_info->ptr()),
+                                        static_cast<int>(batch)));
+    });
+  } else {
+    launch_identity(out.data(), batch, n, a.dtype, stream);
+    if (check && n >= kEarlyInfoMinN)
+      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
+    CusolverHandles h = cusolver_handle(stream);
+    const cudaDataType ct = cuda_type(a.dtype);
+    const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
+    int* info = static_cast<int*>(lu.info->ptr());
+    auto rs_info = allocate_device_memory(sizeof(int));
+    for (int64_t i = 0; i < batch; ++i) {
+      GPUARR_CUSOLVER_CHECK(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_N, n, n, ct,
+                                             work.data() + i * mat_bytes, n, piv + i * n, ct,
+                                             out.data() + i * mat_bytes, n,
+                                             static_cast<int*>(rs_info->ptr())));
+    }
+    (void)info;
+  }
+  if (early) {
+    if (early->wait() > 0) throw LinAlgError("Singular matrix");
+  } else if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch,
+                                          stream, diag) > 0) {
+    throw LinAlgError("Singular matrix");
+  }
+  return out;
+}
+
+NDArray linalg_solve(const NDArray& a, const NDArray& b) {
+  check_square_float(a);
+  const int64_t n = a.shape.back();
+  const int64_t k = b.shape.back();
+  const int64_t batch = batch_count(a);
+  // x is computed in a C-contiguous (.., k, n) buffer (column-major n x k) and returned as
+  // its (.., n, k) transposed view.
+  NDArray xt = copy_array(swap_last2(b), a.dtype, 'C');
+  if (batch == 0 || n == 0 || k == 0) return swap_last2(xt);
+  const cudaStream_t stream = stream_for(xt);
+  NDArray work = copy_array(a, a.dtype, 'C');
+  const int64_t mat_bytes = n * n * work.itemsize();
+  const int64_t rhs_bytes = n * k * xt.itemsize();
+  const bool batched = k <= INT32_MAX &&
+      choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
+  Lu lu = lu_factor(work, batch, n, batched, stream);
+  // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
+  // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
+  const FiniteCheck* diag = nullptr;
+  std::unique_ptr<PendingInfoCount> early;
+  if (batched) {
+    std::shared_ptr<Memory> x_ptrs_mem;
+    void** x_ptrs = device_pointer_array(x_ptrs_mem, xt.data(), rhs_bytes, batch, stream);
+    cublasHandle_t h = cublas_handle(stream);
+    int host_info = 0;
+    dispatch_lapack(a.dtype, [&](auto* tp) {
+      GPUARR_CUBLAS_CHECK(getrs_batched(h, CUBLAS_OP_T, static_cast<int>(n),
+                                        static_cast<int>(k), tp, lu.work_ptrs,
+                                        static_cast<const int*>(lu.pivots->ptr()), x_ptrs,
+                                        &host_info, static_cast<int>(batch)));
+    });
+    if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
+  } else {
+    if (n >= kEarlyInfoMinN)
+      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
+    CusolverHandles h = cusolver_handle(stream);
+    const cudaDataType ct = cuda_type(a.dtype);
+    const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
+    auto rs_info = allocate_device_memory(sizeof(int));
+    for (int64_t i = 0; i < batch; ++i) {
+      GPUARR_CUSOLVER_CHECK(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_T, n, k, ct,
+                                             work.data() + i * mat_bytes, n, piv + i * n, ct,
+                                             xt.data() + i * rhs_bytes, n,
+                                             static_cast<int*>(rs_info->ptr())));
+    }
+  }
+  const int64_t bad = early ? early->wait()
+                            : count_positive_info(static_cast<const int*>(lu.info->ptr()),
+                                                  batch, stream, diag);
+  if (bad > 0) throw LinAlgError("Singular matrix");
+  return swap_last2(xt);
+}
+
+}  // namespace gpuarr

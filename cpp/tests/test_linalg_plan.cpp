@@ -1,0 +1,89 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "core/linalg_plan.hpp"
+
+using namespace gpuarr;
+
+namespace {
+Dims swap_last2(Dims d) {
+  std::swap(d[d.size() - 1], d[d.size() - 2]);
+  return d;
+}
+}  // namespace
+
+TEST(LinalgPlan, LuRoute) {
+  EXPECT_EQ(choose_lu_route(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
+  EXPECT_EQ(choose_lu_route(513, 1, LuPurpose::Det, 512), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route(3, 1000, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route(32, 1, LuPurpose::InvSolve, 512), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route(32, 2, LuPurpose::InvSolve, 512), LuRoute::CublasBatched);
+  EXPECT_EQ(choose_lu_route(kLuBatchedMaxN + 1, 100, LuPurpose::InvSolve, 512),
+            LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route(8, int64_t(1) << 32, LuPurpose::InvSolve, 512),
+            LuRoute::CusolverPerMatrix);
+}
+
+// NumPy's svd shapes: u (m, m|k), s (k,), vh (n|k, n); the buffers map onto them as the
+// plan says (transposed: u = vtbuf, vh = ubuf; else their transposed views).
+TEST(LinalgPlan, SvdShapesMatchNumPy) {
+  struct Case { Dims shape; bool full; Dims u, s, vh; };
+  const Case cases[] = {
+      {{5, 3}, true, {5, 5}, {3}, {3, 3}},
+      {{5, 3}, false, {5, 3}, {3}, {3, 3}},
+      {{3, 5}, true, {3, 3}, {3}, {5, 5}},
+      {{3, 5}, false, {3, 3}, {3}, {3, 5}},
+      {{2, 4, 4}, true, {2, 4, 4}, {2, 4}, {2, 4, 4}},
+      {{7, 1, 6}, false, {7, 1, 1}, {7, 1}, {7, 1, 6}},
+      {{0, 6, 2}, true, {0, 6, 6}, {0, 2}, {0, 2, 2}},
+  };
+  for (const auto& c : cases) {
+    const SvdPlan p = plan_svd(c.shape, c.full);
+    EXPECT_EQ(p.u_shape, c.u);
+    EXPECT_EQ(p.s_shape, c.s);
+    EXPECT_EQ(p.vh_shape, c.vh);
+    EXPECT_GE(p.mm, p.nn);  // gesvd's requirement
+    if (p.transposed) {
+      EXPECT_EQ(p.vtbuf_shape, p.u_shape);
+      EXPECT_EQ(p.ubuf_shape, p.vh_shape);
+    } else {
+      EXPECT_EQ(swap_last2(p.ubuf_shape), p.u_shape);
+      EXPECT_EQ(swap_last2(p.vtbuf_shape), p.vh_shape);
+    }
+  }
+}
+
+TEST(LinalgPlan, QrShapesMatchNumPy) {
+  // NumPy: reduced q (m, k), r (k, n); complete q (m, m), r (m, n); raw h (n, m), tau (k,).
+  auto p = plan_qr({5, 3}, false);
+  EXPECT_EQ(p.q_shape, (Dims{5, 3}));
+  EXPECT_EQ(p.r_shape, (Dims{3, 3}));
+  EXPECT_EQ(p.h_shape, (Dims{3, 5}));
+  EXPECT_EQ(p.tau_shape, (Dims{3}));
+  p = plan_qr({5, 3}, true);
+  EXPECT_EQ(p.q_shape, (Dims{5, 5}));
+  EXPECT_EQ(p.r_shape, (Dims{5, 3}));
+  p = plan_qr({2, 3, 5}, true);
+  EXPECT_EQ(p.q_shape, (Dims{2, 3, 3}));
+  EXPECT_EQ(p.r_shape, (Dims{2, 3, 5}));
+  EXPECT_EQ(p.qbuf_shape, (Dims{2, 3, 3}));
+  p = plan_qr({4, 0}, true);
+  EXPECT_EQ(p.q_shape, (Dims{4, 4}));
+  EXPECT_EQ(p.k, 0);
+  EXPECT_THROW(plan_qr({3}, false), ValueError);
+}
+
+TEST(LinalgPlan, SvdJacobiRoute) {
+  EXPECT_TRUE(use_svd_jacobi_batched(32, 32, 2));
+  EXPECT_TRUE(use_svd_jacobi_batched(3, 17, 1000));
+  EXPECT_FALSE(use_svd_jacobi_batched(32, 32, 1));
+  EXPECT_FALSE(use_svd_jacobi_batched(33, 4, 100));
+  EXPECT_FALSE(use_svd_jacobi_batched(4, 0, 100));
+}
+
+TEST(LinalgPlan, CholeskyRoute) {
+  EXPECT_TRUE(use_cholesky_batched(4, 2));
+  EXPECT_TRUE(use_cholesky_batched(kCholeskyBatchedMaxN, 1000));
+  EXPECT_FALSE(use_cholesky_batched(4, 1));
+  EXPECT_FALSE(use_cholesky_batched(kCholeskyBatchedMaxN + 1, 1000));
+}

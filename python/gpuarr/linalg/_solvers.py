@@ -1,0 +1,449 @@
+"""numpy.linalg's solvers and factorizations on cuSOLVER/cuBLAS: inv det slogdet solve
+matrix_power tensorinv tensorsolve qr cholesky lstsq pinv matrix_rank cond svd svdvals.
+
+The heavy lifting (LU, Cholesky, QR, SVD, batched over the leading dims) is in C++
+(cpp/ops/linalg_*.cu); this module arranges arguments NumPy-style: dtype promotion
+(NumPy's _commonType: bool and integers -> float64, float16 rejected as NumPy and CuPy do),
+shape checks with NumPy's messages, broadcasting of solve's operands, and the functions that
+NumPy itself builds from the factorizations (pinv, lstsq, matrix_rank, cond, ...).
+
+Unlike NumPy, which computes everything in double precision, float32/complex64 inputs are
+computed in single precision (as CuPy): results agree with NumPy to float32 tolerance.
+"""
+
+import operator
+import warnings
+from collections import namedtuple
+from math import inf
+
+import numpy as _np
+
+import gpuarr as _ga
+from gpuarr import _core
+from gpuarr._core import LinAlgError, ndarray
+
+try:  # NumPy's own result classes, so that isinstance and field names match
+    from numpy.linalg._linalg import QRResult, SlogdetResult, SVDResult
+except ImportError:  # pragma: no cover
+    QRResult = namedtuple("QRResult", ["Q", "R"])
+    SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+    SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+
+__all__ = [
+    "inv", "det", "slogdet", "solve", "matrix_power", "tensorinv", "tensorsolve", "qr",
+    "cholesky", "lstsq", "pinv", "matrix_rank", "cond", "svd", "svdvals",
+    "QRResult", "SlogdetResult", "SVDResult",
+]
+
+_F32, _F64 = _np.dtype(_np.float32), _np.dtype(_np.float64)
+_C64, _C128 = _np.dtype(_np.complex64), _np.dtype(_np.complex128)
+
+
+# ---------------------------------------------------------------- host-side rules
+def common_type(*dtypes):
+    """NumPy's linalg _commonType on dtypes: the result (= compute) dtype. bool/int ->
+    float64; float16 (and other unsupported inexact types) -> TypeError as NumPy."""
+    is_complex = False
+    double = False
+    for dt in dtypes:
+        dt = _np.dtype(dt)
+        if dt.kind in "fc":
+            if dt not in (_F32, _F64, _C64, _C128):
+                raise TypeError(f"array type {dt.name} is unsupported in linalg")
+            if dt.kind == "c":
+                is_complex = True
+            if dt in (_F64, _C128):
+                double = True
+        else:
+            double = True
+    if is_complex:
+        return _C128 if double else _C64
+    return _F64 if double else _F32
+
+
+def real_type(dt):
+    return {_C64: _F32, _C128: _F64}.get(_np.dtype(dt), _np.dtype(dt))
+
+
+def assert_stacked_2d(shape):
+    if len(shape) < 2:
+        raise LinAlgError(
+            "%d-dimensional array given. Array must be at least two-dimensional" % len(shape))
+
+
+def assert_stacked_square(shape):
+    assert_stacked_2d(shape)
+    if shape[-1] != shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def solve_shapes(a_shape, b_shape):
+    """NumPy 2's solve rules: (batch shape, b is a vector). b of ndim 1 is (M,) (gufunc
+    solve1), else (..., M, K) (gufunc solve)."""
+    n = a_shape[-1]
+    if len(b_shape) == 1:
+        if b_shape[0] != n:
+            raise ValueError(
+                "solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                f"signature (m,m),(m)->(m) (size {b_shape[0]} is different from {n})")
+        return tuple(a_shape[:-2]), True
+    if b_shape[-2] != n:
+        raise ValueError(
+            "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+            f"signature (m,m),(m,n)->(m,n) (size {b_shape[-2]} is different from {n})")
+    return tuple(_np.broadcast_shapes(tuple(a_shape[:-2]), tuple(b_shape[:-2]))), False
+
+
+# ---------------------------------------------------------------- helpers
+def _asarray(a):
+    return a if isinstance(a, ndarray) else _core.asarray(a)
+
+
+def _cast(a, dt):
+    return a if a.dtype == dt else a.astype(dt)
+
+
+def _swap(a):
+    return _ga.swapaxes(a, -1, -2)
+
+
+def _batched_eye(batch, n, dt):
+    e = _ga.eye(n, dtype=dt)
+    if not batch:
+        return e
+    out = _ga.empty(tuple(batch) + (n, n), dtype=dt)
+    out[...] = e
+    return out
+
+
+# ---------------------------------------------------------------- LU family
+def det(a):
+    """numpy.linalg.det, batched."""
+    a = _asarray(a)
+    assert_stacked_square(a.shape)
+    t = common_type(a.dtype)
+    return _core._linalg_det(_cast(a, t))
+
+
+def slogdet(a):
+    """numpy.linalg.slogdet: SlogdetResult(sign, logabsdet); singular -> (0, -inf)."""
+    a = _asarray(a)
+    assert_stacked_square(a.shape)
+    t = common_type(a.dtype)
+    sign, logabs = _core._linalg_slogdet(_cast(a, t))
+    return SlogdetResult(sign, logabs)
+
+
+def inv(a):
+    """numpy.linalg.inv, batched; LinAlgError('Singular matrix')."""
+    a = _asarray(a)
+    assert_stacked_square(a.shape)
+    t = common_type(a.dtype)
+    return _core._linalg_inv(_cast(a, t), True)
+
+
+def solve(a, b):
+    """numpy.linalg.solve with NumPy 2's rules for b: (M,) or (..., M, K)."""
+    a = _asarray(a)
+    assert_stacked_square(a.shape)
+    b = _asarray(b)
+    t = common_type(a.dtype, b.dtype)
+    batch, vector = solve_shapes(a.shape, b.shape)
+    n = a.shape[-1]
+    a = _cast(a, t)
+    if tuple(a.shape[:-2]) != batch:
+        a = _ga.broadcast_to(a, batch + (n, n))
+    if vector:
+        b2 = _ga.broadcast_to(b[:, None], batch + (n, 1))
+        return _core._linalg_solve(a, b2)[..., 0]
+    if tuple(b.shape[:-2]) != batch:
+        b = _ga.broadcast_to(b, batch + tuple(b.shape[-2:]))
+    return _core._linalg_solve(a, b)
+
+
+def matrix_power(a, n):
+    """numpy.linalg.matrix_power (matmul by binary decomposition; inv for n < 0)."""
+    a = _asarray(a)
+    assert_stacked_square(a.shape)
+    try:
+        n = operator.index(n)
+    except TypeError as e:
+        raise TypeError("exponent must be an integer") from e
+    if n == 0:
+        out = _ga.empty_like(a)
+        out[...] = _ga.eye(a.shape[-2], dtype=a.dtype)
+        return out
+    if n < 0:
+        a = inv(a)
+        n = -n
+    if n == 1:
+        return a
+    if n == 2:
+        return _ga.matmul(a, a)
+    if n == 3:
+        return _ga.matmul(_ga.matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        z = a if z is None else _ga.matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else _ga.matmul(result, z)
+    return result
+
+
+def tensorinv(a, ind=2):
+    """numpy.linalg.tensorinv."""
+    a = _asarray(a)
+    oldshape = a.shape
+    prod = 1
+    if ind > 0:
+        invshape = oldshape[ind:] + oldshape[:ind]
+        for k in oldshape[ind:]:
+            prod *= k
+    else:
+        raise ValueError("Invalid ind argument.")
+    a = a.reshape(prod, -1)
+    ia = inv(a)
+    return ia.reshape(*invshape)
+
+
+def tensorsolve(a, b, axes=None):
+    """numpy.linalg.tensorsolve."""
+    a = _asarray(a)
+    b = _asarray(b)
+    an = a.ndim
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        a = a.transpose(allaxes)
+    oldshape = a.shape[-(an - b.ndim):]
+    prod = 1
+    for k in oldshape:
+        prod *= k
+    if a.size != prod ** 2:
+        raise LinAlgError(
+            "Input arrays must satisfy the requirement "
+            "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    a = a.reshape(prod, prod)
+    b = b.ravel()
+    res = solve(a, b)
+    return res.reshape(oldshape)
+
+
+# ---------------------------------------------------------------- Cholesky, QR
+def cholesky(a, /, *, upper=False):
+    """numpy.linalg.cholesky (NumPy 2's upper=); reads only the lower (upper) triangle."""
+    a = _asarray(a)
+    assert_stacked_square(a.shape)
+    t = common_type(a.dtype)
+    return _core._linalg_cholesky(_cast(a, t), bool(upper))
+
+
+def qr(a, mode="reduced"):
+    """numpy.linalg.qr: modes 'reduced', 'complete', 'r', 'raw' (h transposed as NumPy)."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        if mode in ("f", "full"):
+            msg = ("The 'full' option is deprecated in favor of 'reduced'.\n"
+                   "For backward compatibility let mode default.")
+            warnings.warn(msg, DeprecationWarning, stacklevel=2)
+            mode = "reduced"
+        elif mode in ("e", "economic"):
+            warnings.warn("The 'economic' option is deprecated.", DeprecationWarning,
+                          stacklevel=2)
+            mode = "economic"
+        else:
+            raise ValueError(f"Unrecognized mode '{mode}'")
+    a = _asarray(a)
+    assert_stacked_2d(a.shape)
+    m, n = a.shape[-2:]
+    t = common_type(a.dtype)
+    h, tau = _core._linalg_qr_raw(_cast(a, t))
+    mn = min(m, n)
+    if mode == "r":
+        return _ga.triu(_swap(h)[..., :mn, :])
+    if mode == "raw":
+        return h, tau
+    if mode == "economic":
+        return _swap(h)
+    mc = m if (mode == "complete" and m > n) else mn
+    q = _core._linalg_qr_q(h, tau, mc)
+    r = _ga.triu(_swap(h)[..., :mc, :])
+    return QRResult(q, r)
+
+
+# ---------------------------------------------------------------- SVD family
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """numpy.linalg.svd: SVDResult(U, S, Vh) or S; hermitian through eigh as NumPy."""
+    a = _asarray(a)
+    if hermitian:
+        return _svd_hermitian(a, compute_uv)
+    assert_stacked_2d(a.shape)
+    t = common_type(a.dtype)
+    m, n = a.shape[-2:]
+    batch = tuple(a.shape[:-2])
+    if min(m, n) == 0:
+        s = _ga.empty(batch + (0,), dtype=real_type(t))
+        if not compute_uv:
+            return s
+        if full_matrices:
+            u = _batched_eye(batch, m, t)
+            vh = _batched_eye(batch, n, t)
+        else:
+            u = _ga.empty(batch + (m, 0), dtype=t)
+            vh = _ga.empty(batch + (0, n), dtype=t)
+        return SVDResult(u, s, vh)
+    r = _core._linalg_svd(_cast(a, t), bool(full_matrices), bool(compute_uv))
+    if not compute_uv:
+        return r
+    return SVDResult(*r)
+
+
+def _svd_hermitian(a, compute_uv):
+    # As NumPy: eigh, |w| sorted descending, the signs moved into vh. Needs eigh/eigvalsh
+    # of gpuarr.linalg (the linalg-eigen area).
+    from gpuarr import linalg as _la
+    if compute_uv:
+        s, u = _la.eigh(a)
+        sgn = _ga.copysign(1.0, s).astype(s.dtype)
+        s = _ga.abs(s)
+        sidx = _ga.argsort(s, axis=-1)[..., ::-1]
+        sgn = _ga.take_along_axis(sgn, sidx, axis=-1)
+        s = _ga.take_along_axis(s, sidx, axis=-1)
+        u = _ga.take_along_axis(u, sidx[..., None, :], axis=-1)
+        vt = _ga.conj(_swap(u * sgn[..., None, :]))
+        return SVDResult(u, s, vt)
+    s = _ga.abs(_la.eigvalsh(a))
+    return _ga.sort(s, axis=-1)[..., ::-1]
+
+
+def svdvals(x, /):
+    """numpy.linalg.svdvals: singular values, descending."""
+    return svd(x, compute_uv=False, hermitian=False)
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
+    """numpy.linalg.pinv (NumPy 2's rcond/rtol rules), batched, through the SVD."""
+    a = _asarray(a)
+    if rcond is None:
+        if rtol is _np._NoValue:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * _np.finfo(common_type(a.dtype)).eps
+        else:
+            rcond = rtol
+    elif rtol is not _np._NoValue:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    assert_stacked_2d(a.shape)
+    t = common_type(a.dtype)
+    m, n = a.shape[-2:]
+    if a.size == 0:
+        return _ga.empty(tuple(a.shape[:-2]) + (n, m), dtype=t)
+    a = _ga.conj(_cast(a, t))
+    u, s, vt = svd(a, full_matrices=False, hermitian=hermitian)
+    rc = rcond if isinstance(rcond, ndarray) else _core.asarray(_np.asarray(rcond))
+    cutoff = rc[..., None] * _ga.max(s, axis=-1, keepdims=True)
+    large = s > cutoff
+    sinv = _ga.where(large, 1 / _ga.where(large, s, 1), 0).astype(s.dtype)
+    return _ga.matmul(_swap(vt), sinv[..., None] * _swap(u))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """numpy.linalg.matrix_rank: a 0-d (or batch-shaped) int64 array."""
+    A = _asarray(A)
+    if A.ndim < 2:
+        return int(not bool(_ga.all(A == 0)))
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    S = svd(A, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * _np.finfo(S.dtype).eps
+            tol = _ga.max(S, axis=-1, keepdims=True) * rtol
+        else:
+            tol = _ga.max(S, axis=-1, keepdims=True) * _asarray(rtol)[..., None]
+    else:
+        tol = _asarray(tol)[..., None]
+    return _ga.count_nonzero(S > tol, axis=-1)
+
+
+def cond(x, p=None):
+    """numpy.linalg.cond for every p (None/2/-2 through the SVD, else norm(x) * norm(inv(x)))."""
+    x = _asarray(x)
+    if x.size == 0 and _np.prod(x.shape[-2:]) == 0:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or p == 2 or p == -2:
+        s = svd(x, compute_uv=False)
+        if p == -2:
+            r = s[..., -1] / s[..., 0]
+        else:
+            r = s[..., 0] / s[..., -1]
+    else:
+        assert_stacked_square(x.shape)
+        t = common_type(x.dtype)
+        invx = _core._linalg_inv(_cast(x, t), False)
+        r = _la_norm(x, p) * _la_norm(invx, p)
+        r = r.astype(real_type(t))
+    # nan -> inf unless x itself had nans (NumPy).
+    nan_mask = _ga.isnan(r)
+    if bool(_ga.any(nan_mask)):
+        nan_mask = nan_mask & ~_ga.any(_ga.isnan(x), axis=(-2, -1))
+        r = _ga.where(nan_mask, inf, r).astype(r.dtype)
+    return r
+
+
+def _la_norm(x, p):
+    from gpuarr import linalg as _la
+    return _la.norm(x, p, axis=(-2, -1))
+
+
+def lstsq(a, b, rcond=None):
+    """numpy.linalg.lstsq: (x, residuals, rank, s) through the SVD; rcond=None is
+    eps * max(M, N) of the compute dtype."""
+    a = _asarray(a)
+    b = _asarray(b)
+    is_1d = b.ndim == 1
+    if is_1d:
+        b = b[:, None]
+    for arr in (a, b):
+        if arr.ndim != 2:
+            raise LinAlgError(
+                "%d-dimensional array given. Array must be two-dimensional" % arr.ndim)
+    m, n = a.shape
+    m2, n_rhs = b.shape
+    if m != m2:
+        raise LinAlgError("Incompatible dimensions")
+    t = common_type(a.dtype, b.dtype)
+    rt = real_type(t)
+    if rcond is None:
+        rcond = _np.finfo(t).eps * max(n, m)
+    elif rcond < 0:  # LAPACK's gelsd: machine precision
+        rcond = _np.finfo(t).eps
+    a = _cast(a, t)
+    b = _cast(b, t)
+    k = min(m, n)
+    if k == 0:
+        x = _ga.zeros((n, n_rhs), dtype=t)
+        s = _ga.empty((0,), dtype=rt)
+        rank = 0
+        if m > n:  # n == 0: the residual is all of b
+            resids = _ga.sum(_ga.abs(b) ** 2, axis=0).astype(rt)
+        else:
+            resids = _ga.empty((0,), dtype=rt)
+        return (x[:, 0] if is_1d else x), resids, rank, s
+    u, s, vh = svd(a, full_matrices=False)
+    cutoff = float(rcond) * s[0]
+    large = s > cutoff
+    rank = int(_ga.count_nonzero(large))
+    sinv = _ga.where(large, 1 / _ga.where(large, s, 1), 0).astype(rt)
+    ub = _ga.matmul(_ga.conj(_swap(u)), b)           # (k, K)
+    x = _ga.matmul(_ga.conj(_swap(vh)), sinv[:, None] * ub)  # (n, K)
+    x = x.astype(t)
+    if rank == n and m > n:
+        resids = _ga.sum(_ga.abs(b - _ga.matmul(a, x)) ** 2, axis=0).astype(rt)
+    else:
+        resids = _ga.empty((0,), dtype=rt)
+    if is_1d:
+        x = x[:, 0]
+    return x, resids, rank, s
