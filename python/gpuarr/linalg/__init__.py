@@ -8,8 +8,10 @@ import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import LinAlgError, ndarray
+from gpuarr.linalg._eigen import eigh, eigvalsh, eig, eigvals, EighResult, EigResult  # noqa: F401
 
 __all__ = ["LinAlgError", "norm", "matrix_norm", "vector_norm"]
+__all__ += ["eigh", "eigvalsh", "eig", "eigvals"]
 
 # Codes of _core._reduce_norm.
 _L1, _L2, _SUMSQ, _MAX, _MIN, _COUNT, _POW, _SUM = range(8)
