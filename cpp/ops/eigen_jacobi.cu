@@ -8,9 +8,11 @@
 // rotations (one thread per pair, Rutishauser's formulas); step 2 updates every 2x2 block
 // (pair a rows, pair b cols) independently (one thread per block with a <= b, writing the
 // mirrored block too, so A stays exactly symmetric) and V <- V J. Sweeps stop when the
-// off-diagonal Frobenius norm is <= eps * ||A||_F (checked once per sweep; a NaN stops
-// at once and yields NaN, as NumPy does). Finally eigenvalues are ranked (NaN last, ties
-// by index: a permutation) and written ascending with their vectors.
+// off-diagonal Frobenius norm is <= eps * ||A||_F (checked once per sweep, on A / max|A|);
+// NaN/inf input gives NaN results at once (as LAPACK gives NumPy), never a long loop.
+// Finally eigenvalues are ranked (NaN last, ties by index: a permutation) and written
+// ascending with their vectors.
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <mutex>
@@ -37,6 +39,22 @@ __device__ __forceinline__ double block_sum(double v, double* red) {
   if (warp == 0) {
     v = lane < nwarps ? red[lane] : 0.0;
     for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    if (lane == 0) red[32] = v;
+  }
+  __syncthreads();
+  return red[32];
+}
+
+__device__ __forceinline__ double block_max(double v, double* red) {
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int nwarps = (blockDim.x + 31) >> 5;
+  __syncthreads();
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < nwarps ? red[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
     if (lane == 0) red[32] = v;
   }
   __syncthreads();
@@ -78,7 +96,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   cm += b * size_t(n) * n;
 
   // Load the named triangle (cm is column-major: A[i][j] = cm[j*n + i]) and mirror it.
-  double local = 0.0;
+  double amax_local = 0.0, bad_local = 0.0;
   for (int idx = tid; idx < m * m; idx += nt) {
     const int i = idx % m, j = idx / m;
     T val = T(0);
@@ -87,10 +105,32 @@ __global__ void __launch_bounds__(kMaxThreads)
       val = stored ? cm[size_t(j) * n + i] : cm[size_t(i) * n + j];
     }
     A[i * ld + j] = val;
-    local += double(val) * double(val);
+    const double av = fabs(double(val));
+    if (!(av <= DBL_MAX)) bad_local = 1.0;  // NaN or inf
+    else amax_local = fmax(amax_local, av);
     if (kVectors) V[i * ld + j] = (i == j) ? T(1) : T(0);
   }
-  const double fro2 = block_sum(local, red);  // (also the barrier after the load)
+  const double amax = block_max(amax_local, red);  // (also the barrier after the load)
+  if (block_sum(bad_local, red) != 0.0) {
+    // Non-finite input: NaN results (as LAPACK gives NumPy), never an endless loop.
+    const T nan = T(NAN);
+    for (int i = tid; i < n; i += nt) w_out[b * n + i] = nan;
+    if (kVectors) {
+      T* vo = v_out + b * size_t(n) * n;
+      for (int idx = tid; idx < n * n; idx += nt) vo[idx] = nan;
+    }
+    return;
+  }
+  // Norms are taken of A / max|A| (no overflow or underflow of the squares).
+  const double inv = amax > 0.0 ? 1.0 / amax : 0.0;
+  const bool inv_ok = inv <= DBL_MAX;
+  double local = 0.0;
+  for (int idx = tid; idx < m * m; idx += nt) {
+    const int i = idx % m, j = idx / m;
+    const double x = inv_ok ? double(A[i * ld + j]) * inv : double(A[i * ld + j]) / amax;
+    local += x * x;
+  }
+  const double fro2 = block_sum(local, red);
   const double thresh = tol2 * fro2;
 
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
@@ -98,12 +138,12 @@ __global__ void __launch_bounds__(kMaxThreads)
     for (int idx = tid; idx < m * m; idx += nt) {
       const int i = idx % m, j = idx / m;
       if (i != j) {
-        const double x = double(A[i * ld + j]);
+        const double x = inv_ok ? double(A[i * ld + j]) * inv : double(A[i * ld + j]) / amax;
         local += x * x;
       }
     }
     const double off = block_sum(local, red);
-    if (!(off > thresh)) break;  // converged, zero matrix, or NaN (-> NaN results)
+    if (!(off > thresh)) break;  // converged (or the zero matrix)
 
     for (int round = 0; round < m - 1; ++round) {
       // Step 1: the rotation of each pair of this round.
