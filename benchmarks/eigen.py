@@ -3,9 +3,10 @@ float64, eigvals 4096 float64; not run by default: a call takes up to ~2 s), gpu
 CuPy vs PyTorch. Goals are the issue's H100 targets in microseconds.
 
 ``python -m benchmarks.eigen`` instead runs the method sweep: every eigh method of gpuarr
-(forced through the private ``_method``) over n x batch, the fastest per size and what
-"auto" chose, so that the crossover table (kEighRules in cpp/core/eigen_plan.cpp) is set
-from measurement. ``--vectors`` times eigh instead of eigvalsh, ``--dtype float64``.
+(forced through the private ``_method``; "own" is the tridiagonal + bisection kernel for
+eigenvalues and the Jacobi kernel for vectors, "own_jacobi" always Jacobi) over
+n x batch, the fastest per size and what "auto" chose, so that the crossover table
+(kEighRules in cpp/core/eigen_plan.cpp) is set from measurement. ``--vectors`` times eigh instead of eigvalsh, ``--dtype float64``.
 """
 
 import argparse
@@ -122,7 +123,7 @@ register_group("eigen-large", [EIGH_4096, EIGVALS_4096],
 
 SWEEP_N = (8, 16, 32, 45, 64, 100, 128, 256, 512)
 SWEEP_BATCH = (1, 10, 100, 1000)
-METHODS = ("syevj", "xsyev_batched", "own", "syevd")
+METHODS = ("syevj", "xsyev_batched", "own", "own_jacobi", "syevd")
 WORK_CAP = 3e10      # skip sizes with batch * n^3 above this (keeps the sweep ~60 s)
 SYEVD_CAP = 2e9      # syevd is a loop over the batch: tighter cap
 

@@ -11,7 +11,7 @@ from conftest import gpu_test
 
 LA = gpuarr.linalg
 EIGH_DTYPES = ["float32", "float64", "complex64", "complex128"]
-METHODS = ["auto", "syevj", "xsyev_batched", "own", "syevd"]
+METHODS = ["auto", "syevj", "xsyev_batched", "own", "own_jacobi", "syevd"]
 
 
 def _tol(dtype):
@@ -47,12 +47,16 @@ def _method_ok(method, n, dtype, vectors=True):
         return n <= 32
     if method == "xsyev_batched":
         return _routines()["xsyev_batched"]
-    if method == "own":
+    if method in ("own", "own_jacobi"):
         if not real or n < 1:
             return False
         isz = 4 if np.dtype(dtype) == np.float32 else 8
-        m = n + (n & 1)
-        need = m * (m + 1) * isz * (2 if vectors else 1) + (m // 2) * (3 * isz + 8) + 4 * m + 280
+        if method == "own" and not vectors:  # tridiagonalisation + bisection kernel
+            need = n * (n + 1) * isz + 4 * n * isz + 280
+        else:  # Jacobi kernel
+            m = n + (n & 1)
+            need = (m * (m + 1) * isz * (2 if vectors else 1) + (m // 2) * (3 * isz + 8)
+                    + 4 * m + 280)
         return need <= _routines()["smem_limit"]
     return True
 
@@ -121,17 +125,24 @@ def test_eigh_methods(rng, dtype, method, uplo, n):
 
 @gpu_test
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 16, 17, 31, 32, 33, 45, 63, 64, 65, 100, 127, 128])
-def test_own_kernel_sizes(rng, dtype, n):
+@pytest.mark.parametrize("method", ["own", "own_jacobi"])
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 16, 17, 31, 32, 33, 45, 63, 64, 65, 100, 127, 128,
+                               150, 200])
+def test_own_kernel_sizes(rng, dtype, method, n):
     a = _rand(rng, (4, n, n), dtype)
+    ran = False
     for vectors in (True, False):
-        if not _method_ok("own", n, dtype, vectors):
+        if not _method_ok(method, n, dtype, vectors):
             continue
+        ran = True
         if vectors:
-            w, v = LA.eigh(gpuarr.asarray(a), _method="own")
+            w, v = LA.eigh(gpuarr.asarray(a), _method=method)
         else:
-            w, v = LA.eigvalsh(gpuarr.asarray(a), _method="own"), None
+            w, v = LA.eigvalsh(gpuarr.asarray(a), _method=method), None
         _check_eigh(a, "L", w, v, dtype)
+    if not ran:
+        with pytest.raises(ValueError):
+            LA.eigvalsh(gpuarr.asarray(a), _method=method)
 
 
 def _special_matrices(rng, n, dtype):

@@ -14,6 +14,7 @@ constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 // `python -m benchmarks eigen_sweep` on the H100; the own kernel rows only apply where it
 // fits in shared memory and to real dtypes.
 constexpr EighRule kEighRules[] = {
+    {200, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
     {128, 2, true, false, EigMethod::Own},            // batches of small/medium real matrices
     {64, 1, true, false, EigMethod::Own},             // one small real matrix: no library setup
     {kSyevjBatchedMaxN, 2, false, false, EigMethod::Syevj},  // small complex batches
@@ -27,6 +28,8 @@ bool available(EigMethod m, int64_t n, DType compute, bool compute_v,
                const EighAvailability& avail) {
   switch (m) {
     case EigMethod::Own: return own_kernel_fits(n, compute, compute_v, avail.smem_limit);
+    case EigMethod::OwnJacobi:
+      return jacobi_kernel_fits(n, compute, compute_v, avail.smem_limit);
     case EigMethod::Syevj: return n <= kSyevjBatchedMaxN;
     case EigMethod::XsyevBatched: return avail.xsyev_batched;
     case EigMethod::Syevd: return true;
@@ -42,8 +45,9 @@ EigMethod parse_eig_method(const std::string& name) {
   if (name == "xsyev_batched") return EigMethod::XsyevBatched;
   if (name == "own") return EigMethod::Own;
   if (name == "syevd") return EigMethod::Syevd;
+  if (name == "own_jacobi") return EigMethod::OwnJacobi;
   throw ValueError("unknown eigen method '" + name +
-                   "' (auto, syevj, xsyev_batched, own, syevd)");
+                   "' (auto, syevj, xsyev_batched, own, own_jacobi, syevd)");
 }
 
 const char* eig_method_name(EigMethod m) {
@@ -53,6 +57,7 @@ const char* eig_method_name(EigMethod m) {
     case EigMethod::XsyevBatched: return "xsyev_batched";
     case EigMethod::Own: return "own";
     case EigMethod::Syevd: return "syevd";
+    case EigMethod::OwnJacobi: return "own_jacobi";
   }
   return "?";
 }
@@ -112,10 +117,23 @@ int own_kernel_threads(int64_t n) {
   return 512;
 }
 
-bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
+size_t own_values_smem_bytes(int64_t n, DType compute) {
+  const int64_t isz = itemsize(compute);
+  // Must match the layout in cpp/ops/eigen_tridiag.cu: A (n x (n+1)), v, p, d, e^2.
+  return static_cast<size_t>(n * (n + 1) * isz + 4 * n * isz + 8 + 34 * 8);
+}
+
+bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
   if (!is_real_compute(compute)) return false;
   if (n < 1 || n > 256) return false;
   return own_kernel_smem_bytes(n, compute, compute_v) <= smem_limit;
+}
+
+bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
+  if (compute_v) return jacobi_kernel_fits(n, compute, true, smem_limit);
+  if (!is_real_compute(compute)) return false;
+  if (n < 1 || n > 1024) return false;
+  return own_values_smem_bytes(n, compute) <= smem_limit;
 }
 
 EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DType compute,
@@ -125,6 +143,7 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
       std::string why;
       switch (requested) {
         case EigMethod::Own:
+        case EigMethod::OwnJacobi:
           why = "the own kernel needs float32/float64 and n small enough for shared memory";
           break;
         case EigMethod::Syevj: why = "syevjBatched needs n <= 32"; break;

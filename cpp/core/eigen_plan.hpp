@@ -11,7 +11,10 @@
 
 namespace gpuarr {
 
-enum class EigMethod { Auto, Syevj, XsyevBatched, Own, Syevd };
+// Own: the one-block-per-matrix kernels of cpp/ops (eigenvalues only: Householder
+// tridiagonalisation + bisection; with vectors: parallel cyclic Jacobi). OwnJacobi forces
+// the Jacobi kernel also for eigenvalues only (for tests and the sweep).
+enum class EigMethod { Auto, Syevj, XsyevBatched, Own, Syevd, OwnJacobi };
 
 EigMethod parse_eig_method(const std::string& name);  // ValueError for an unknown name
 const char* eig_method_name(EigMethod m);
@@ -31,11 +34,16 @@ DType eigen_compute_dtype(DType input);
 // (computed in float32, as CuPy), otherwise the compute dtype.
 DType eigen_result_dtype(DType input);
 
-// Shared memory (bytes) and threads per block of the one-block-per-matrix Jacobi kernel.
+// Shared memory (bytes) of the one-block-per-matrix Jacobi kernel (eigen_jacobi.cu) and
+// of the tridiagonalisation + bisection kernel (eigen_tridiag.cu, eigenvalues only), and
+// threads per block of both.
 size_t own_kernel_smem_bytes(int64_t n, DType compute, bool compute_v);
+size_t own_values_smem_bytes(int64_t n, DType compute);
 int own_kernel_threads(int64_t n);
-// Whether the own kernel handles (n, dtype, vectors) within `smem_limit` bytes per block
+// Whether the Jacobi kernel handles (n, dtype, vectors) within `smem_limit` bytes per block
 // (real dtypes only; complex Hermitian goes to cuSOLVER).
+bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit);
+// Whether method Own runs: with vectors the Jacobi kernel, without the tridiagonal one.
 bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit);
 
 struct EighAvailability {

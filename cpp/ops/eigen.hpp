@@ -39,4 +39,9 @@ EighAvailability eigh_availability();
 void launch_jacobi_eigh(const void* cm, void* w, void* v, int64_t batch, int64_t n,
                         DType dtype, bool lower, cudaStream_t stream);
 
+// The one-block-per-matrix tridiagonalisation + bisection kernel (eigen_tridiag.cu),
+// eigenvalues only, same input layout; w (batch, n) ascending.
+void launch_tridiag_eigvals(const void* cm, void* w, int64_t batch, int64_t n, DType dtype,
+                            bool lower, cudaStream_t stream);
+
 }  // namespace gpuarr

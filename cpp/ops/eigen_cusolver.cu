@@ -328,11 +328,15 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   const cudaStream_t stream = stream_for(cm);
   NDArray w = empty_array(w_shape, wt, 'C');
 
-  if (method == EigMethod::Own) {
+  if (method == EigMethod::Own || method == EigMethod::OwnJacobi) {
     NDArray v;
     if (compute_v) v = empty_array(a_in.shape, ct, 'C');
-    launch_jacobi_eigh(cm.data(), w.data(), compute_v ? v.data() : nullptr, batch, n, ct,
-                       lower, stream);
+    if (method == EigMethod::Own && !compute_v) {
+      launch_tridiag_eigvals(cm.data(), w.data(), batch, n, ct, lower, stream);
+    } else {
+      launch_jacobi_eigh(cm.data(), w.data(), compute_v ? v.data() : nullptr, batch, n, ct,
+                         lower, stream);
+    }
     res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
     if (compute_v) res.v = (out_t == ct) ? v : copy_array(v, out_t, 'C');
     return res;

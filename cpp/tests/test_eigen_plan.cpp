@@ -55,6 +55,12 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_TRUE(own_kernel_fits(100, DType::Float64, true, lim));
   EXPECT_FALSE(own_kernel_fits(128, DType::Float64, true, lim));  // 2 * 128 * 129 * 8 > 227K
   EXPECT_TRUE(own_kernel_fits(128, DType::Float64, false, lim));
+  EXPECT_TRUE(jacobi_kernel_fits(128, DType::Float64, false, lim));
+  // Eigenvalues only: the tridiagonal kernel keeps one n x (n+1) matrix.
+  EXPECT_TRUE(own_kernel_fits(200, DType::Float32, false, lim));
+  EXPECT_FALSE(jacobi_kernel_fits(256, DType::Float32, false, lim));
+  EXPECT_FALSE(own_kernel_fits(256, DType::Float32, false, lim));
+  EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 * 4 + 4 * 100 * 4));
   EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
   EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
   EXPECT_FALSE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
@@ -76,6 +82,9 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 200, DType::Float32, true, a), EigMethod::Own);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, false, a),
             EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, true, a), EigMethod::Syevd);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, 100, DType::Complex64, true, a), EigMethod::Syevj);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 100, DType::Complex64, true, a),
@@ -92,6 +101,7 @@ TEST(EigenPlan, AutoChoice) {
           const EigMethod m = choose_eigh_method(EigMethod::Auto, n, b, t, v, old);
           EXPECT_NE(m, EigMethod::XsyevBatched);
           if (m == EigMethod::Own) EXPECT_TRUE(own_kernel_fits(n, t, v, old.smem_limit));
+          EXPECT_NE(m, EigMethod::OwnJacobi);  // only when forced
           if (m == EigMethod::Syevj) EXPECT_LE(n, kSyevjBatchedMaxN);
         }
 }
@@ -107,5 +117,10 @@ TEST(EigenPlan, ForcedMethods) {
   EXPECT_EQ(choose_eigh_method(EigMethod::Syevd, 8, 5, DType::Float32, true, a), EigMethod::Syevd);
   EXPECT_EQ(parse_eig_method("xsyev_batched"), EigMethod::XsyevBatched);
   EXPECT_STREQ(eig_method_name(parse_eig_method("own")), "own");
+  EXPECT_STREQ(eig_method_name(parse_eig_method("own_jacobi")), "own_jacobi");
+  EXPECT_EQ(choose_eigh_method(EigMethod::OwnJacobi, 100, 5, DType::Float32, false, a),
+            EigMethod::OwnJacobi);
+  EXPECT_THROW(choose_eigh_method(EigMethod::OwnJacobi, 256, 5, DType::Float32, false, a),
+               ValueError);
   EXPECT_THROW(parse_eig_method("lapack"), ValueError);
 }
