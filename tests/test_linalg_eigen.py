@@ -55,7 +55,7 @@ def _method_ok(method, n, dtype, vectors=True):
             need = n * (n + 1) * isz + 4 * n * isz + 280
         else:  # Jacobi kernel
             m = n + (n & 1)
-            need = (m * (m + 1) * isz * (2 if vectors else 1) + (m // 2) * (3 * isz + 8)
+            need = (m * (m + 1) * isz * (2 if vectors else 1) + (m // 2) * (3 * isz + 12)
                     + 4 * m + 280)
         return need <= _routines()["smem_limit"]
     return True

@@ -104,7 +104,7 @@ size_t own_kernel_smem_bytes(int64_t n, DType compute, bool compute_v) {
   int64_t bytes = m * ld * isz * (compute_v ? 2 : 1);
   // Must match the layout in cpp/ops/eigen_jacobi.cu.
   bytes += pairs * 3 * isz;  // c, s, t of each rotation of a step
-  bytes += pairs * 2 * 4;    // p, q of each rotation
+  bytes += pairs * 3 * 4;    // p, q and the active flag of each rotation
   bytes += m * 4;            // rank of each eigenvalue (the final sort)
   bytes += 8 + 34 * 8;       // alignment slack and the block reduction scratch (double)
   return static_cast<size_t>(bytes);

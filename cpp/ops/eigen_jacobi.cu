@@ -87,7 +87,8 @@ __global__ void __launch_bounds__(kMaxThreads)
   T* tn = sn + P;                          // t[P]
   int* pp = reinterpret_cast<int*>(tn + P);
   int* qq = pp + P;
-  int* rank = qq + P;                      // [m]
+  int* act = qq + P;                       // [P] rotation k of this round is not identity
+  int* rank = act + P;                     // [m]
   uintptr_t r = reinterpret_cast<uintptr_t>(rank + m);
   r = (r + 7) & ~uintptr_t(7);
   double* red = reinterpret_cast<double*>(r);  // [34]
@@ -132,6 +133,10 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
   const double fro2 = block_sum(local, red);
   const double thresh = tol2 * fro2;
+  // Rotations with |apq| <= skip_abs are skipped (identity): if every off-diagonal entry is
+  // below it, off^2 <= m^2 skip^2 = thresh / 4, so the sweeps still end; late sweeps then
+  // cost little.
+  const T skip_abs = T(0.5 * sqrt(tol2) * sqrt(fro2) * amax / m);
 
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     local = 0.0;
@@ -153,7 +158,8 @@ __global__ void __launch_bounds__(kMaxThreads)
         const int p = min(a, bb), q = max(a, bb);
         const T apq = A[p * ld + q];
         T c = T(1), s = T(0), t = T(0);
-        if (apq != T(0)) {
+        const bool active = fabs(apq) > skip_abs && apq != T(0);
+        if (active) {
           const T app = A[p * ld + p], aqq = A[q * ld + q];
           const T theta = (aqq - app) / (T(2) * apq);
           // t = sign(theta) / (|theta| + sqrt(theta^2 + 1)); theta^2 -> inf gives t = 0.
@@ -165,6 +171,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         cs[k] = c;
         sn[k] = s;
         tn[k] = t;
+        act[k] = active ? 1 : 0;
         pp[k] = p;
         qq[k] = q;
       }
@@ -172,7 +179,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       // Step 2: A <- J^T A J block by block, V <- V J.
       for (int idx = tid; idx < P * P; idx += nt) {
         const int ka = idx / P, kb = idx % P;
-        if (ka > kb) continue;
+        if (ka > kb || !(act[ka] | act[kb])) continue;  // unchanged block
         const int pa = pp[ka], qa = qq[ka];
         if (ka == kb) {
           const T apq = A[pa * ld + qa];
@@ -205,6 +212,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       if (kVectors) {
         for (int idx = tid; idx < m * P; idx += nt) {
           const int i = idx % m, k = idx / m;
+          if (!act[k]) continue;
           const int p = pp[k], q = qq[k];
           const T c = cs[k], s = sn[k];
           const T vp = V[i * ld + p], vq = V[i * ld + q];
