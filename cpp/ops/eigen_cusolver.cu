@@ -442,9 +442,12 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
   const WsKey key{4, n, 1, int(ct), int(jobvr), 0, current_device_key()};
   const auto ws = cached_ws(key, [&] {
     size_t d = 0, hb = 0;
+    // VL (never computed) and, for eigvals, VR get a valid n x n pointer that is never
+    // written (as CuPy does), in case a cuSOLVER version checks them for null.
+    char* vptr = compute_v ? vr.data() : cm.data();
     GPUARR_CUSOLVER_CHECK(r.xgeev_buffer(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr,
-                                         n, cta, cm.data(), n, ctw, w.data(), cta, nullptr, n,
-                                         cta, compute_v ? vr.data() : nullptr, n, cta, &d, &hb));
+                                         n, cta, cm.data(), n, ctw, w.data(), cta, vptr, n,
+                                         cta, vptr, n, cta, &d, &hb));
     return std::pair<size_t, size_t>(d, hb);
   });
   auto dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
@@ -454,10 +457,10 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
   GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));
   const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
   for (int64_t b = 0; b < batch; ++b) {
+    char* vptr = (compute_v ? vr.data() : cm.data()) + b * mat_bytes;
     GPUARR_CUSOLVER_CHECK(r.xgeev(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, cta,
                                   cm.data() + b * mat_bytes, n, ctw, w.data() + b * w_bytes,
-                                  cta, nullptr, n, cta,
-                                  compute_v ? vr.data() + b * mat_bytes : nullptr, n, cta,
+                                  cta, vptr, n, cta, vptr, n, cta,
                                   dev_ws->ptr(), ws.first, host_ws.data(), ws.second,
                                   info + b));
   }
