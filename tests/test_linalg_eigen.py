@@ -52,7 +52,7 @@ def _method_ok(method, n, dtype, vectors=True):
             return False
         isz = 4 if np.dtype(dtype) == np.float32 else 8
         if method == "own" and not vectors:  # tridiagonalisation + bisection kernel
-            need = n * (n + 1) * isz + 4 * n * isz + 280
+            need = n * (n + 1) // 2 * isz + 4 * n * isz + 280
         else:  # Jacobi kernel
             m = n + (n & 1)
             need = (m * (m + 1) * isz * (2 if vectors else 1) + (m // 2) * (3 * isz + 12)
@@ -127,7 +127,7 @@ def test_eigh_methods(rng, dtype, method, uplo, n):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("method", ["own", "own_jacobi"])
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 16, 17, 31, 32, 33, 45, 63, 64, 65, 100, 127, 128,
-                               150, 200])
+                               150, 200, 256, 300])
 def test_own_kernel_sizes(rng, dtype, method, n):
     a = _rand(rng, (4, n, n), dtype)
     ran = False

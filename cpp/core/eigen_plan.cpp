@@ -14,7 +14,7 @@ constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 // `python -m benchmarks eigen_sweep` on the H100; the own kernel rows only apply where it
 // fits in shared memory and to real dtypes.
 constexpr EighRule kEighRules[] = {
-    {200, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
+    {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
     {128, 2, true, false, EigMethod::Own},            // batches of small/medium real matrices
     {64, 1, true, false, EigMethod::Own},             // one small real matrix: no library setup
     {kSyevjBatchedMaxN, 2, false, false, EigMethod::Syevj},  // small complex batches
@@ -119,8 +119,9 @@ int own_kernel_threads(int64_t n) {
 
 size_t own_values_smem_bytes(int64_t n, DType compute) {
   const int64_t isz = itemsize(compute);
-  // Must match the layout in cpp/ops/eigen_tridiag.cu: A (n x (n+1)), v, p, d, e^2.
-  return static_cast<size_t>(n * (n + 1) * isz + 4 * n * isz + 8 + 34 * 8);
+  // Must match the layout in cpp/ops/eigen_tridiag.cu: the packed lower triangle, v, p, d,
+  // e^2, alignment slack, the block reduction scratch.
+  return static_cast<size_t>(n * (n + 1) / 2 * isz + 4 * n * isz + 8 + 34 * 8);
 }
 
 bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {

@@ -1,8 +1,9 @@
 // eigvalsh of batches of small/medium real symmetric matrices: one thread block per matrix,
-// the matrix in shared memory. Householder tridiagonalisation (as LAPACK's sytd2, 'L'):
-// for column k, v = x - alpha e1 (x = A[k+1:, k], alpha = -sign(x0) ||x||), tau = 2/v'v,
+// the lower triangle of the matrix packed in shared memory (float32 up to n = 336, float64
+// up to n = 236 in the H100's 227 KB). Householder tridiagonalisation (as LAPACK's sytd2,
+// 'L'): for column k, v = x - alpha e1 (x = A[k+1:, k], alpha = -sign(x0) ||x||), tau = 2/v'v,
 // p = tau A22 v, K = tau/2 v'p, w = p - K v, A22 -= v w' + w v' (one warp per row for the
-// product, one thread per element for the update). Then bisection on the tridiagonal
+// product and for the update of the lower triangle). Then bisection on the tridiagonal
 // matrix (Sturm counts with LAPACK's pivmin guard), one thread per eigenvalue index, so the
 // eigenvalues come out ascending. About (2/3) n^3 work instead of Jacobi's ~3 n^3 per sweep.
 #include <cfloat>
@@ -82,16 +83,19 @@ __device__ __forceinline__ int sturm_count(const T* d, const T* e2, int n, T x, 
   return cnt;
 }
 
+__device__ __forceinline__ int tri(int i) { return (i * (i + 1)) >> 1; }
+
 template <class T>
 __global__ void __launch_bounds__(kMaxThreads)
     tridiag_eigvals_kernel(const T* __restrict__ cm, T* __restrict__ w_out, int n, bool lower) {
   extern __shared__ __align__(16) unsigned char smem[];
-  const int ld = n + 1;
   const int tid = threadIdx.x, nt = blockDim.x;
   const int lane = tid & 31, warp = tid >> 5, nwarps = nt >> 5;
-  // Layout (sizes must match own_values_smem_bytes in core/eigen_plan.cpp).
+  // Layout (sizes must match own_values_smem_bytes in core/eigen_plan.cpp): the lower
+  // triangle packed by rows, A(i, j) = A[tri(i) + j] for j <= i; then v, p, d, e^2.
+  const int np = tri(n);
   T* A = reinterpret_cast<T*>(smem);
-  T* v = A + n * ld;
+  T* v = A + np;
   T* p = v + n;
   T* d = p + n;
   T* e2 = d + n;
@@ -102,14 +106,16 @@ __global__ void __launch_bounds__(kMaxThreads)
   const size_t b = blockIdx.x;
   cm += b * size_t(n) * n;
   double bad_local = 0.0, amax_local = 0.0;
-  for (int idx = tid; idx < n * n; idx += nt) {
-    const int i = idx % n, j = idx / n;  // cm is column-major: A[i][j] = cm[j*n + i]
-    const bool stored = lower ? (i >= j) : (i <= j);
-    const T val = stored ? cm[size_t(j) * n + i] : cm[size_t(i) * n + j];
-    A[i * ld + j] = val;
-    const double av = fabs(double(val));
-    if (!(av <= DBL_MAX)) bad_local = 1.0;
-    else amax_local = fmax(amax_local, av);
+  // cm is column-major: M[i][j] = cm[j*n + i]. The symmetric matrix's (i, j), i >= j, is
+  // M[i][j] for UPLO='L' and M[j][i] for 'U'.
+  for (int i = warp; i < n; i += nwarps) {
+    for (int j = lane; j <= i; j += 32) {
+      const T val = lower ? cm[size_t(j) * n + i] : cm[size_t(i) * n + j];
+      A[tri(i) + j] = val;
+      const double av = fabs(double(val));
+      if (!(av <= DBL_MAX)) bad_local = 1.0;
+      else amax_local = fmax(amax_local, av);
+    }
   }
   if (tb_block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
     for (int i = tid; i < n; i += nt) w_out[b * n + i] = T(NAN);
@@ -120,26 +126,24 @@ __global__ void __launch_bounds__(kMaxThreads)
   const double amax = tb_block_max(amax_local, red);
   const int scale_exp = amax > 0.0 ? ilogb(amax) : 0;
   if (scale_exp != 0) {
-    for (int idx = tid; idx < n * n; idx += nt) {
-      const int i = idx % n, j = idx / n;
-      A[i * ld + j] = T(ldexp(double(A[i * ld + j]), -scale_exp));
-    }
+    for (int t = tid; t < np; t += nt) A[t] = T(ldexp(double(A[t]), -scale_exp));
     __syncthreads();
   }
 
-  // Householder reduction to tridiagonal form.
+  // Householder reduction to tridiagonal form (trailing block rows/cols k+1..n-1).
   for (int k = 0; k + 2 < n; ++k) {
     const int L = n - k - 1;  // length of x = A[k+1:, k]
+    const int o = k + 1;      // offset of the trailing block
     double loc = 0.0;
     for (int i = k + 2 + tid; i < n; i += nt) {
-      const double x = double(A[i * ld + k]);
+      const double x = double(A[tri(i) + k]);
       loc += x * x;
     }
     const double sigma = tb_block_sum(loc, red);
-    const double x0 = double(A[(k + 1) * ld + k]);
+    const double x0 = double(A[tri(o) + k]);
     if (sigma == 0.0) {  // column already reduced: H = I
       if (tid == 0) {
-        d[k] = A[k * ld + k];
+        d[k] = A[tri(k) + k];
         e2[k] = T(x0 * x0);
       }
       continue;  // (the next block sum's barriers order everything)
@@ -148,20 +152,24 @@ __global__ void __launch_bounds__(kMaxThreads)
     const double alpha = x0 > 0.0 ? -normx : normx;
     const double v0 = x0 - alpha;
     const double tau = 2.0 / (sigma + v0 * v0);
-    for (int i = tid; i < L; i += nt) v[i] = (i == 0) ? T(v0) : A[(k + 1 + i) * ld + k];
+    for (int i = tid; i < L; i += nt) v[i] = (i == 0) ? T(v0) : A[tri(o + i) + k];
     if (tid == 0) {
-      d[k] = A[k * ld + k];
+      d[k] = A[tri(k) + k];
       e2[k] = T(alpha * alpha);
     }
     __syncthreads();
-    // p = tau * A22 v (one warp per row) and v'p.
+    // p = tau * A22 v (one warp per row; row i of the symmetric block: the packed row up to
+    // the diagonal, then column i below it) and v'p.
     double vp_local = 0.0;
-    const T* a22 = A + (k + 1) * ld + (k + 1);
     for (int i = warp; i < L; i += nwarps) {
-      const T* row = a22 + i * ld;
+      const int gi = o + i;
+      const T* row = A + tri(gi) + o;
       T s = T(0);
-      for (int j = lane; j < L; j += 32) s += row[j] * v[j];
-      for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+      for (int j = lane; j < L; j += 32) {
+        const T aij = j <= i ? row[j] : A[tri(o + j) + gi];
+        s += aij * v[j];
+      }
+      for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
       if (lane == 0) {
         const T pi = T(tau) * s;
         p[i] = pi;
@@ -170,23 +178,24 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     const double vp = tb_block_sum(vp_local, red);  // (p is complete after its barriers)
     const T K = T(0.5 * tau * vp);
-    // A22 -= v w' + w v', w = p - K v.
-    T* a22w = A + (k + 1) * ld + (k + 1);
-    for (int idx = tid; idx < L * L; idx += nt) {
-      const int i = idx / L, j = idx - i * L;
-      const T vi = v[i], vj = v[j];
-      const T wi = p[i] - K * vi, wj = p[j] - K * vj;
-      a22w[i * ld + j] -= vi * wj + wi * vj;
+    // A22 -= v w' + w v', w = p - K v (lower triangle only).
+    for (int i = warp; i < L; i += nwarps) {
+      T* row = A + tri(o + i) + o;
+      const T vi = v[i], wi = p[i] - K * vi;
+      for (int j = lane; j <= i; j += 32) {
+        const T vj = v[j], wj = p[j] - K * vj;
+        row[j] -= vi * wj + wi * vj;
+      }
     }
     __syncthreads();
   }
   if (tid == 0) {
     if (n >= 2) {
-      const T e = A[(n - 1) * ld + (n - 2)];
-      d[n - 2] = A[(n - 2) * ld + (n - 2)];
+      const T e = A[tri(n - 1) + (n - 2)];
+      d[n - 2] = A[tri(n - 2) + (n - 2)];
       e2[n - 2] = e * e;
     }
-    d[n - 1] = A[(n - 1) * ld + (n - 1)];
+    d[n - 1] = A[tri(n - 1) + (n - 1)];
   }
   __syncthreads();
 

@@ -56,11 +56,15 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_FALSE(own_kernel_fits(128, DType::Float64, true, lim));  // 2 * 128 * 129 * 8 > 227K
   EXPECT_TRUE(own_kernel_fits(128, DType::Float64, false, lim));
   EXPECT_TRUE(jacobi_kernel_fits(128, DType::Float64, false, lim));
-  // Eigenvalues only: the tridiagonal kernel keeps one n x (n+1) matrix.
+  // Eigenvalues only: the tridiagonal kernel keeps the packed lower triangle.
   EXPECT_TRUE(own_kernel_fits(200, DType::Float32, false, lim));
   EXPECT_FALSE(jacobi_kernel_fits(256, DType::Float32, false, lim));
-  EXPECT_FALSE(own_kernel_fits(256, DType::Float32, false, lim));
-  EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 * 4 + 4 * 100 * 4));
+  EXPECT_TRUE(own_kernel_fits(256, DType::Float32, false, lim));
+  EXPECT_TRUE(own_kernel_fits(336, DType::Float32, false, lim));
+  EXPECT_FALSE(own_kernel_fits(340, DType::Float32, false, lim));
+  EXPECT_TRUE(own_kernel_fits(236, DType::Float64, false, lim));
+  EXPECT_FALSE(own_kernel_fits(240, DType::Float64, false, lim));
+  EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 / 2 * 4 + 4 * 100 * 4));
   EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
   EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
   EXPECT_FALSE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
@@ -80,7 +84,10 @@ TEST(EigenPlan, AutoChoice) {
   const auto a = h100();
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, false, a), EigMethod::Own);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 200, DType::Float32, true, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, false, a),
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float64, false, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, true, a),
             EigMethod::XsyevBatched);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, false, a), EigMethod::Own);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, true, a),
