@@ -1,5 +1,6 @@
 #include "core/eigen_plan.hpp"
 
+#include <cstdlib>
 #include <limits>
 
 #include "core/errors.hpp"
@@ -128,6 +129,14 @@ bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_li
   if (!is_real_compute(compute)) return false;
   if (n < 1 || n > 256) return false;
   return own_kernel_smem_bytes(n, compute, compute_v) <= smem_limit;
+}
+
+int threads_override(int threads, const char* env_value) {
+  if (!env_value || !*env_value) return threads;
+  char* end = nullptr;
+  const long v = std::strtol(env_value, &end, 10);
+  if (*end != '\0' || v < 32 || v > 512 || v % 32 != 0) return threads;
+  return static_cast<int>(v);
 }
 
 bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {

@@ -40,6 +40,9 @@ DType eigen_result_dtype(DType input);
 size_t own_kernel_smem_bytes(int64_t n, DType compute, bool compute_v);
 size_t own_values_smem_bytes(int64_t n, DType compute);
 int own_kernel_threads(int64_t n);
+// GPUARR_EIGH_THREADS (for tuning on the GPU): a multiple of 32 in [32, 512] replaces
+// `threads`; anything else (or null) leaves it.
+int threads_override(int threads, const char* env_value);
 // Whether the Jacobi kernel handles (n, dtype, vectors) within `smem_limit` bytes per block
 // (real dtypes only; complex Hermitian goes to cuSOLVER).
 bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit);

@@ -15,6 +15,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 
 #include "core/eigen_plan.hpp"
@@ -247,7 +248,8 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
                   cudaStream_t stream) {
   const DType dt = sizeof(T) == 4 ? DType::Float32 : DType::Float64;
   const size_t smem = own_kernel_smem_bytes(n, dt, kVectors);
-  const int threads = own_kernel_threads(n);
+  static const char* env = std::getenv("GPUARR_EIGH_THREADS");
+  const int threads = threads_override(own_kernel_threads(n), env);
   auto kernel = jacobi_eigh_kernel<T, kVectors>;
   if (smem > 48 * 1024) {
     // Opt in to the device's limit once per device and instantiation.

@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 
 #include "core/eigen_plan.hpp"
@@ -232,7 +233,8 @@ void launch_typed(const void* cm, void* w, int64_t batch, int64_t n, bool lower,
                   cudaStream_t stream) {
   const DType dt = sizeof(T) == 4 ? DType::Float32 : DType::Float64;
   const size_t smem = own_values_smem_bytes(n, dt);
-  const int threads = own_kernel_threads(n);
+  static const char* env = std::getenv("GPUARR_EIGH_THREADS");
+  const int threads = threads_override(own_kernel_threads(n), env);
   auto kernel = tridiag_eigvals_kernel<T>;
   if (smem > 48 * 1024) {
     static std::mutex mu;

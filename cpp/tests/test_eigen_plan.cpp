@@ -131,3 +131,14 @@ TEST(EigenPlan, ForcedMethods) {
                ValueError);
   EXPECT_THROW(parse_eig_method("lapack"), ValueError);
 }
+
+TEST(EigenPlan, ThreadsOverride) {
+  EXPECT_EQ(threads_override(512, nullptr), 512);
+  EXPECT_EQ(threads_override(512, ""), 512);
+  EXPECT_EQ(threads_override(512, "256"), 256);
+  EXPECT_EQ(threads_override(512, "32"), 32);
+  EXPECT_EQ(threads_override(512, "100"), 512);
+  EXPECT_EQ(threads_override(512, "1024"), 512);
+  EXPECT_EQ(threads_override(128, "64x"), 128);
+  EXPECT_EQ(threads_override(128, "-64"), 128);
+}
