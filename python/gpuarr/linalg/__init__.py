@@ -8,8 +8,10 @@ import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import LinAlgError, ndarray
+from gpuarr.linalg._eigen import eigh, eigvalsh, eig, eigvals, EighResult, EigResult  # noqa: F401
 
 __all__ = ["LinAlgError", "norm", "matrix_norm", "vector_norm"]
+__all__ += ["eigh", "eigvalsh", "eig", "eigvals"]
 
 from gpuarr.linalg._solvers import *  # noqa: E402,F401,F403  (inv det solve qr svd ...)
 from gpuarr.linalg._solvers import __all__ as _solvers_all  # noqa: E402

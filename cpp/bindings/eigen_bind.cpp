@@ -1,0 +1,75 @@
+// Bindings of the eigen-solvers (python/gpuarr/linalg/_eigen.py arranges the arguments):
+//   _eigh(a, lower, compute_v, method) -> (w, v or None, failed, method_used)
+//   _eig(a, compute_v) -> (w, v or None, failed)
+//   _eigh_method(n, batch, dtype, compute_v) -> the method "auto" picks (for benchmarks)
+//   _eigen_routines() -> {"xsyev_batched": bool, "xgeev": bool, "smem_limit": int}
+#include <pybind11/stl.h>
+
+#include "bindings/py_array.hpp"
+#include "bindings/registry.hpp"
+#include "core/eigen_plan.hpp"
+#include "core/errors.hpp"
+#include "ops/eigen.hpp"
+
+namespace gpuarr::bind {
+namespace {
+
+NDArray operand(py::handle obj) {
+  if (is_gpuarr_array(obj)) return as_array(obj).a;
+  py::object arr = to_device(obj, py::none(), false, py::none(), 0);
+  return as_array(arr).a;
+}
+
+py::tuple eigh_py(py::handle x, bool lower, bool compute_v, const std::string& method) {
+  const NDArray a = operand(x);
+  const EigMethod m = parse_eig_method(method);
+  EighResult r;
+  {
+    py::gil_scoped_release release;
+    r = eigh_solve(a, lower, compute_v, m);
+  }
+  py::object v = compute_v ? make_owner(std::move(r.v)) : py::none();
+  return py::make_tuple(make_owner(std::move(r.w)), v, r.failed, eig_method_name(r.method));
+}
+
+py::tuple eig_py(py::handle x, bool compute_v) {
+  const NDArray a = operand(x);
+  check_square_stack(a.shape);
+  eigen_compute_dtype(a.dtype);
+  if (a.size() > 0 && !xgeev_available()) {
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "eig/eigvals need cusolverDnXgeev (cuSOLVER >= 11.7.0, CUDA 12.6); "
+                    "the installed cuSOLVER does not have it");
+    throw py::error_already_set();
+  }
+  EigResult r;
+  {
+    py::gil_scoped_release release;
+    r = eig_solve(a, compute_v);
+  }
+  py::object v = compute_v ? make_owner(std::move(r.v)) : py::none();
+  return py::make_tuple(make_owner(std::move(r.w)), v, r.failed);
+}
+
+}  // namespace
+
+GPUARR_BINDINGS(120) {
+  m.def("_eigh", &eigh_py, py::arg("a"), py::arg("lower"), py::arg("compute_v"),
+        py::arg("method") = "auto");
+  m.def("_eig", &eig_py, py::arg("a"), py::arg("compute_v"));
+  m.def("_eigh_method", [](int64_t n, int64_t batch, py::handle dtype, bool compute_v) {
+    const DType ct = eigen_compute_dtype(dtype_from_py(dtype));
+    return std::string(eig_method_name(
+        choose_eigh_method(EigMethod::Auto, n, batch, ct, compute_v, eigh_availability())));
+  });
+  m.def("_eigen_routines", []() {
+    py::dict d;
+    const EighAvailability av = eigh_availability();
+    d["xsyev_batched"] = av.xsyev_batched;
+    d["xgeev"] = xgeev_available();
+    d["smem_limit"] = av.smem_limit;
+    return d;
+  });
+}
+
+}  // namespace gpuarr::bind

@@ -1,0 +1,181 @@
+#include "core/eigen_plan.hpp"
+
+#include <cstdlib>
+#include <limits>
+
+#include "core/errors.hpp"
+
+namespace gpuarr {
+
+namespace {
+
+constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
+
+// THE crossover table of eigh/eigvalsh "auto" (first match wins). Set from
+// `python -m benchmarks eigen_sweep` on the H100; the own kernel rows only apply where it
+// fits in shared memory and to real dtypes.
+constexpr EighRule kEighRules[] = {
+    {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
+    {128, 2, true, false, EigMethod::Own},            // batches of small/medium real matrices
+    {64, 1, true, false, EigMethod::Own},             // one small real matrix: no library setup
+    {kSyevjBatchedMaxN, 2, false, false, EigMethod::Syevj},  // small complex batches
+    {kAnyN, 2, false, false, EigMethod::XsyevBatched},
+    {kAnyN, 1, false, false, EigMethod::Syevd},       // single large matrix (and fallback)
+};
+
+bool is_real_compute(DType t) { return t == DType::Float32 || t == DType::Float64; }
+
+bool available(EigMethod m, int64_t n, DType compute, bool compute_v,
+               const EighAvailability& avail) {
+  switch (m) {
+    case EigMethod::Own: return own_kernel_fits(n, compute, compute_v, avail.smem_limit);
+    case EigMethod::OwnJacobi:
+      return jacobi_kernel_fits(n, compute, compute_v, avail.smem_limit);
+    case EigMethod::Syevj: return n <= kSyevjBatchedMaxN;
+    case EigMethod::XsyevBatched: return avail.xsyev_batched;
+    case EigMethod::Syevd: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+EigMethod parse_eig_method(const std::string& name) {
+  if (name == "auto") return EigMethod::Auto;
+  if (name == "syevj") return EigMethod::Syevj;
+  if (name == "xsyev_batched") return EigMethod::XsyevBatched;
+  if (name == "own") return EigMethod::Own;
+  if (name == "syevd") return EigMethod::Syevd;
+  if (name == "own_jacobi") return EigMethod::OwnJacobi;
+  throw ValueError("unknown eigen method '" + name +
+                   "' (auto, syevj, xsyev_batched, own, own_jacobi, syevd)");
+}
+
+const char* eig_method_name(EigMethod m) {
+  switch (m) {
+    case EigMethod::Auto: return "auto";
+    case EigMethod::Syevj: return "syevj";
+    case EigMethod::XsyevBatched: return "xsyev_batched";
+    case EigMethod::Own: return "own";
+    case EigMethod::Syevd: return "syevd";
+    case EigMethod::OwnJacobi: return "own_jacobi";
+  }
+  return "?";
+}
+
+SquareStack check_square_stack(const Dims& shape) {
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  if (nd < 2) {
+    throw LinAlgError(std::to_string(nd) +
+                      "-dimensional array given. Array must be at least two-dimensional");
+  }
+  if (shape[nd - 1] != shape[nd - 2]) {
+    throw LinAlgError("Last 2 dimensions of the array must be square");
+  }
+  SquareStack s;
+  s.batch_shape.assign(shape.begin(), shape.end() - 2);
+  s.batch = shape_size(s.batch_shape);
+  s.n = shape[nd - 1];
+  return s;
+}
+
+DType eigen_compute_dtype(DType t) {
+  switch (t) {
+    case DType::Float32:
+    case DType::Float64:
+    case DType::Complex64:
+    case DType::Complex128: return t;
+    case DType::Float16: return DType::Float32;
+    default: break;
+  }
+  if (t == DType::Bool || is_integer(t)) return DType::Float64;
+  throw TypeError(std::string("array type ") + name(t) + " is unsupported in linalg");
+}
+
+DType eigen_result_dtype(DType t) {
+  if (t == DType::Float16) return DType::Float16;
+  return eigen_compute_dtype(t);
+}
+
+size_t own_kernel_smem_bytes(int64_t n, DType compute, bool compute_v) {
+  const int64_t isz = itemsize(compute);
+  const int64_t m = n + (n & 1);  // padded to even (a decoupled zero row/column)
+  const int64_t ld = m + 1;       // odd leading dimension: fewer bank conflicts
+  const int64_t pairs = m / 2;
+  int64_t bytes = m * ld * isz * (compute_v ? 2 : 1);
+  // Must match the layout in cpp/ops/eigen_jacobi.cu.
+  bytes += pairs * 3 * isz;  // c, s, t of each rotation of a step
+  bytes += pairs * 3 * 4;    // p, q and the active flag of each rotation
+  bytes += m * 4;            // rank of each eigenvalue (the final sort)
+  bytes += 8 + 34 * 8;       // alignment slack and the block reduction scratch (double)
+  return static_cast<size_t>(bytes);
+}
+
+int own_kernel_threads(int64_t n) {
+  if (n <= 16) return 64;
+  if (n <= 40) return 128;
+  if (n <= 80) return 256;
+  return 512;
+}
+
+size_t own_values_smem_bytes(int64_t n, DType compute) {
+  const int64_t isz = itemsize(compute);
+  // Must match the layout in cpp/ops/eigen_tridiag.cu: the packed lower triangle, v, p, d,
+  // e^2, alignment slack, the block reduction scratch.
+  return static_cast<size_t>(n * (n + 1) / 2 * isz + 4 * n * isz + 8 + 34 * 8);
+}
+
+bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
+  if (!is_real_compute(compute)) return false;
+  if (n < 1 || n > 256) return false;
+  return own_kernel_smem_bytes(n, compute, compute_v) <= smem_limit;
+}
+
+int threads_override(int threads, const char* env_value) {
+  if (!env_value || !*env_value) return threads;
+  char* end = nullptr;
+  const long v = std::strtol(env_value, &end, 10);
+  if (*end != '\0' || v < 32 || v > 512 || v % 32 != 0) return threads;
+  return static_cast<int>(v);
+}
+
+bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
+  if (compute_v) return jacobi_kernel_fits(n, compute, true, smem_limit);
+  if (!is_real_compute(compute)) return false;
+  if (n < 1 || n > 1024) return false;
+  return own_values_smem_bytes(n, compute) <= smem_limit;
+}
+
+EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DType compute,
+                             bool compute_v, const EighAvailability& avail) {
+  if (requested != EigMethod::Auto) {
+    if (!available(requested, n, compute, compute_v, avail)) {
+      std::string why;
+      switch (requested) {
+        case EigMethod::Own:
+        case EigMethod::OwnJacobi:
+          why = "the own kernel needs float32/float64 and n small enough for shared memory";
+          break;
+        case EigMethod::Syevj: why = "syevjBatched needs n <= 32"; break;
+        case EigMethod::XsyevBatched:
+          why = "cusolverDnXsyevBatched is not in this cuSOLVER (needs >= 11.7.1)";
+          break;
+        default: why = "not available"; break;
+      }
+      throw ValueError(std::string("eigen method '") + eig_method_name(requested) +
+                       "' cannot run here: " + why);
+    }
+    return requested;
+  }
+  const bool real = is_real_compute(compute);
+  for (const EighRule& r : kEighRules) {
+    if (n > r.max_n || batch < r.min_batch) continue;
+    if (r.real_only && !real) continue;
+    if (r.values_only && compute_v) continue;
+    if (!available(r.method, n, compute, compute_v, avail)) continue;
+    return r.method;
+  }
+  return EigMethod::Syevd;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,47 @@
+// Eigen-solvers: eigh/eigvalsh (symmetric/Hermitian, batched) and eig/eigvals (general),
+// on the current stream. Method choice: core/eigen_plan.hpp.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "core/eigen_plan.hpp"
+#include "ops/ndarray.hpp"
+
+namespace gpuarr {
+
+struct EighResult {
+  NDArray w;             // (..., n) ascending, real dtype
+  NDArray v;             // (..., n, n) eigenvectors as columns (when asked for)
+  bool failed = false;   // a cuSOLVER info was nonzero (did not converge / NaN input)
+  EigMethod method = EigMethod::Auto;  // the method that ran
+};
+
+// a: (..., n, n) of any dtype; only the `lower` (or upper) triangle is read.
+EighResult eigh_solve(const NDArray& a, bool lower, bool compute_v, EigMethod method);
+
+struct EigResult {
+  NDArray w;            // (..., n): complex, or real when the input is real and all are
+  NDArray v;            // (..., n, n) right eigenvectors as columns (when asked for)
+  bool failed = false;  // a cuSOLVER info was nonzero
+};
+EigResult eig_solve(const NDArray& a, bool compute_v);
+
+// Run-time availability of the routines found with dlsym.
+bool xsyev_batched_available();
+bool xgeev_available();
+// The availability the planner sees on the current device.
+EighAvailability eigh_availability();
+
+// The one-block-per-matrix Jacobi kernel (eigen_jacobi.cu): `cm` holds `batch` column-major
+// n x n matrices of `dtype` (float32/float64); writes w (batch, n) ascending and, when v is
+// not null, v (batch, n, n) in C order with eigenvectors as columns.
+void launch_jacobi_eigh(const void* cm, void* w, void* v, int64_t batch, int64_t n,
+                        DType dtype, bool lower, cudaStream_t stream);
+
+// The one-block-per-matrix tridiagonalisation + bisection kernel (eigen_tridiag.cu),
+// eigenvalues only, same input layout; w (batch, n) ascending.
+void launch_tridiag_eigvals(const void* cm, void* w, int64_t batch, int64_t n, DType dtype,
+                            bool lower, cudaStream_t stream);
+
+}  // namespace gpuarr

@@ -1,0 +1,522 @@
+// eigh/eigvalsh and eig/eigvals on cuSOLVER (and the Jacobi kernel of eigen_jacobi.cu).
+//
+// Layout: the input is copied once, in the compute dtype, as a batch of column-major n x n
+// matrices (a C-order copy of the transposed view), which is what cuSOLVER reads; so UPLO
+// maps directly to the fill mode and the eigenvectors come back column-major (one more
+// transposing copy gives NumPy's C-order (..., n, n) with vectors as columns).
+// cusolverDnXsyevBatched (cuSOLVER >= 11.7.1) and cusolverDnXgeev (>= 11.7.0) are looked up
+// at run time in the loaded libcusolver, so that an older cuSOLVER still imports gpuarr.
+#include <cusolverDn.h>
+#include <dlfcn.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/promotion.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/device_types.cuh"
+#include "ops/eigen.hpp"
+#include "ops/kernels.hpp"
+#include "ops/strided.cuh"
+#include "runtime/cuda_check.hpp"
+#include "runtime/cusolver_handle.hpp"
+#include "runtime/device.hpp"
+#include "runtime/memory.hpp"
+
+namespace gpuarr {
+namespace {
+
+// ---- routines found at run time -------------------------------------------------------
+using XsyevBatchedBufferSizeFn = cusolverStatus_t (*)(
+    cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t,
+    cudaDataType, const void*, int64_t, cudaDataType, const void*, cudaDataType, size_t*,
+    size_t*, int64_t);
+using XsyevBatchedFn = cusolverStatus_t (*)(
+    cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t,
+    cudaDataType, void*, int64_t, cudaDataType, void*, cudaDataType, void*, size_t, void*,
+    size_t, int*, int64_t);
+using XgeevBufferSizeFn = cusolverStatus_t (*)(
+    cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+    cudaDataType, const void*, int64_t, cudaDataType, const void*, cudaDataType, const void*,
+    int64_t, cudaDataType, const void*, int64_t, cudaDataType, size_t*, size_t*);
+using XgeevFn = cusolverStatus_t (*)(
+    cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+    cudaDataType, void*, int64_t, cudaDataType, void*, cudaDataType, void*, int64_t,
+    cudaDataType, void*, int64_t, cudaDataType, void*, size_t, void*, size_t, int*);
+
+struct RuntimeRoutines {
+  XsyevBatchedBufferSizeFn xsyev_batched_buffer = nullptr;
+  XsyevBatchedFn xsyev_batched = nullptr;
+  XgeevBufferSizeFn xgeev_buffer = nullptr;
+  XgeevFn xgeev = nullptr;
+};
+
+void* find_symbol(void* lib, const char* name) {
+  void* f = lib ? dlsym(lib, name) : nullptr;
+  if (!f) f = dlsym(RTLD_DEFAULT, name);
+  return f;
+}
+
+const RuntimeRoutines& routines() {
+  static const RuntimeRoutines r = [] {
+    RuntimeRoutines out;
+    // The libcusolver this module is linked with: the one holding cusolverDnCreate.
+    void* lib = nullptr;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&cusolverDnCreate), &info) && info.dli_fname) {
+      lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    }
+    out.xsyev_batched_buffer = reinterpret_cast<XsyevBatchedBufferSizeFn>(
+        find_symbol(lib, "cusolverDnXsyevBatched_bufferSize"));
+    out.xsyev_batched =
+        reinterpret_cast<XsyevBatchedFn>(find_symbol(lib, "cusolverDnXsyevBatched"));
+    out.xgeev_buffer =
+        reinterpret_cast<XgeevBufferSizeFn>(find_symbol(lib, "cusolverDnXgeev_bufferSize"));
+    out.xgeev = reinterpret_cast<XgeevFn>(find_symbol(lib, "cusolverDnXgeev"));
+    // Symbols may exist but be unusable when the library is older than the routine.
+    if (cusolver_version() < 110701) out.xsyev_batched = nullptr;
+    if (cusolver_version() < 110700) out.xgeev = nullptr;
+    return out;
+  }();
+  return r;
+}
+
+cudaDataType cuda_type(DType t) {
+  switch (t) {
+    case DType::Float32: return CUDA_R_32F;
+    case DType::Float64: return CUDA_R_64F;
+    case DType::Complex64: return CUDA_C_32F;
+    default: return CUDA_C_64F;
+  }
+}
+
+// ---- small kernels --------------------------------------------------------------------
+__global__ void any_nonzero_kernel(const int* __restrict__ info, int64_t n, int* out) {
+  int found = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    found |= (info[i] != 0);
+  }
+  found = __syncthreads_or(found);
+  if (found && threadIdx.x == 0) atomicOr(out, 1);
+}
+
+// out = 1 if any imag part of the complex array w (n entries) is nonzero (or NaN).
+template <class R>
+__global__ void any_imag_kernel(const Complex<R>* __restrict__ w, int64_t n, int* out) {
+  int found = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    found |= !(w[i].im == R(0));
+  }
+  found = __syncthreads_or(found);
+  if (found && threadIdx.x == 0) atomicOr(out, 1);
+}
+
+// Right eigenvectors of a real matrix from LAPACK's storage (column-major VR per matrix):
+// real eigenvalue j: VR[:, j]; pair (j, j+1) with im(w_j) > 0: VR[:, j] +/- i VR[:, j+1].
+// Writes v (batch, n, n) in C order (vectors as columns), complex.
+template <class R>
+__global__ void assemble_eigvecs_kernel(const R* __restrict__ vr,
+                                        const Complex<R>* __restrict__ w,
+                                        Complex<R>* __restrict__ v, int64_t batch, int64_t n) {
+  const int64_t total = batch * n * n;
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t b = idx / (n * n);
+    const int64_t rem = idx - b * n * n;
+    const int64_t row = rem / n, j = rem - row * n;
+    const R* m = vr + b * n * n;
+    const R im = w[b * n + j].im;
+    Complex<R> out;
+    if (im > R(0) && j + 1 < n) {
+      out.re = m[j * n + row];
+      out.im = m[(j + 1) * n + row];
+    } else if (im < R(0) && j > 0) {
+      out.re = m[(j - 1) * n + row];
+      out.im = -m[j * n + row];
+    } else {
+      out.re = m[j * n + row];
+      out.im = R(0);
+    }
+    v[idx] = out;
+  }
+}
+
+int flag_readback(const std::shared_ptr<Memory>& flag_mem, cudaStream_t stream) {
+  int flag = 0;
+  read_small_device_bytes(&flag, flag_mem->ptr(), sizeof(int), stream);
+  return flag;
+}
+
+std::shared_ptr<Memory> zeroed_flag(cudaStream_t stream) {
+  auto mem = allocate_device_memory(sizeof(int));
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(mem->ptr(), 0, sizeof(int), stream));
+  return mem;
+}
+
+bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream) {
+  auto flag = zeroed_flag(stream);
+  const int threads = 256;
+  any_nonzero_kernel<<<grid_for(count, threads).x > 1024 ? 1024 : grid_for(count, threads).x,
+                       threads, 0, stream>>>(info, count, static_cast<int*>(flag->ptr()));
+  check_launch("any_nonzero_kernel");
+  return flag_readback(flag, stream) != 0;
+}
+
+// A C-order copy (dtype `t`) of the batch of column-major matrices in `cm_like` (shape
+// (..., n, n), contiguous): the transposed view, copied.
+NDArray transpose_copy(const NDArray& colmajor, DType t) {
+  NDArray view = colmajor;
+  const int64_t nd = view.ndim();
+  std::swap(view.shape[nd - 2], view.shape[nd - 1]);
+  std::swap(view.strides[nd - 2], view.strides[nd - 1]);
+  return copy_array(view, t, 'C');
+}
+
+// Workspace sizes cached per (method, n, batch, dtype, jobz, uplo).
+using WsKey = std::tuple<int, int64_t, int64_t, int, int, int, int>;
+std::mutex g_ws_mutex;
+std::map<WsKey, std::pair<size_t, size_t>>& ws_cache() {
+  static auto* c = new std::map<WsKey, std::pair<size_t, size_t>>();
+  return *c;
+}
+
+template <class F>
+std::pair<size_t, size_t> cached_ws(const WsKey& key, F&& query) {
+  {
+    std::lock_guard<std::mutex> lock(g_ws_mutex);
+    auto it = ws_cache().find(key);
+    if (it != ws_cache().end()) return it->second;
+  }
+  const std::pair<size_t, size_t> sz = query();
+  std::lock_guard<std::mutex> lock(g_ws_mutex);
+  ws_cache()[key] = sz;
+  return sz;
+}
+
+int current_device_key() { return current_device(); }
+
+// ---- syevjBatched -------------------------------------------------------------------------
+struct SyevjParams {
+  syevjInfo_t p = nullptr;
+  SyevjParams() {
+    GPUARR_CUSOLVER_CHECK(cusolverDnCreateSyevjInfo(&p));
+    GPUARR_CUSOLVER_CHECK(cusolverDnXsyevjSetSortEig(p, 1));
+  }
+};
+syevjInfo_t syevj_params() {
+  static SyevjParams* s = new SyevjParams();  // never destroyed (exit order)
+  return s->p;
+}
+
+void run_syevj_batched(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz,
+                       cublasFillMode_t uplo, int n, void* A, void* W, int* info, int batch,
+                       cudaStream_t) {
+  syevjInfo_t params = syevj_params();
+  const WsKey key{1, n, batch, int(t), int(jobz), int(uplo), current_device_key()};
+  const auto ws = cached_ws(key, [&] {
+    int lwork = 0;
+    switch (t) {
+      case DType::Float32:
+        GPUARR_CUSOLVER_CHECK(cusolverDnSsyevjBatched_bufferSize(
+            h, jobz, uplo, n, static_cast<float*>(A), n, static_cast<float*>(W), &lwork, params, batch));
+        break;
+      case DType::Float64:
+        GPUARR_CUSOLVER_CHECK(cusolverDnDsyevjBatched_bufferSize(
+            h, jobz, uplo, n, static_cast<double*>(A), n, static_cast<double*>(W), &lwork, params, batch));
+        break;
+      case DType::Complex64:
+        GPUARR_CUSOLVER_CHECK(cusolverDnCheevjBatched_bufferSize(
+            h, jobz, uplo, n, static_cast<cuComplex*>(A), n, static_cast<float*>(W), &lwork, params, batch));
+        break;
+      default:
+        GPUARR_CUSOLVER_CHECK(cusolverDnZheevjBatched_bufferSize(
+            h, jobz, uplo, n, static_cast<cuDoubleComplex*>(A), n, static_cast<double*>(W), &lwork, params, batch));
+        break;
+    }
+    return std::pair<size_t, size_t>(size_t(lwork), 0);
+  });
+  const int lwork = static_cast<int>(ws.first);
+  auto work = allocate_device_memory(std::max<size_t>(size_t(lwork) * itemsize(t), 16));
+  switch (t) {
+    case DType::Float32:
+      GPUARR_CUSOLVER_CHECK(cusolverDnSsyevjBatched(
+          h, jobz, uplo, n, static_cast<float*>(A), n, static_cast<float*>(W),
+          static_cast<float*>(work->ptr()), lwork, info, params, batch));
+      break;
+    case DType::Float64:
+      GPUARR_CUSOLVER_CHECK(cusolverDnDsyevjBatched(
+          h, jobz, uplo, n, static_cast<double*>(A), n, static_cast<double*>(W),
+          static_cast<double*>(work->ptr()), lwork, info, params, batch));
+      break;
+    case DType::Complex64:
+      GPUARR_CUSOLVER_CHECK(cusolverDnCheevjBatched(
+          h, jobz, uplo, n, static_cast<cuComplex*>(A), n, static_cast<float*>(W),
+          static_cast<cuComplex*>(work->ptr()), lwork, info, params, batch));
+      break;
+    default:
+      GPUARR_CUSOLVER_CHECK(cusolverDnZheevjBatched(
+          h, jobz, uplo, n, static_cast<cuDoubleComplex*>(A), n, static_cast<double*>(W),
+          static_cast<cuDoubleComplex*>(work->ptr()), lwork, info, params, batch));
+      break;
+  }
+}
+
+}  // namespace
+
+bool xsyev_batched_available() {
+  const auto& r = routines();
+  return r.xsyev_batched && r.xsyev_batched_buffer;
+}
+bool xgeev_available() {
+  const auto& r = routines();
+  return r.xgeev && r.xgeev_buffer;
+}
+
+EighAvailability eigh_availability() {
+  static std::mutex mu;
+  static std::map<int, size_t> limits;
+  const int dev = current_device();
+  size_t lim = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = limits.find(dev);
+    if (it == limits.end()) {
+      int optin = 0;
+      GPUARR_CUDA_CHECK(
+          cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+      it = limits.emplace(dev, size_t(optin)).first;
+    }
+    lim = it->second;
+  }
+  return EighAvailability{xsyev_batched_available(), lim};
+}
+
+EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod requested) {
+  const SquareStack st = check_square_stack(a_in.shape);
+  const DType ct = eigen_compute_dtype(a_in.dtype);
+  const DType out_t = eigen_result_dtype(a_in.dtype);
+  const DType wt = real_dtype(ct), out_wt = real_dtype(out_t);
+  const int64_t n = st.n, batch = st.batch;
+  Dims w_shape = st.batch_shape;
+  w_shape.push_back(n);
+
+  EighResult res;
+  if (batch == 0 || n == 0) {
+    res.w = empty_array(w_shape, out_wt, 'C');
+    if (compute_v) res.v = empty_array(a_in.shape, out_t, 'C');
+    res.method = requested == EigMethod::Auto ? EigMethod::Syevd : requested;
+    return res;
+  }
+  const EigMethod method =
+      choose_eigh_method(requested, n, batch, ct, compute_v, eigh_availability());
+  res.method = method;
+
+  // Column-major copy in the compute dtype: C order of the transposed view.
+  NDArray cm;
+  {
+    NDArray view = a_in;
+    const int64_t nd = view.ndim();
+    std::swap(view.shape[nd - 2], view.shape[nd - 1]);
+    std::swap(view.strides[nd - 2], view.strides[nd - 1]);
+    cm = copy_array(view, ct, 'C');
+  }
+  const cudaStream_t stream = stream_for(cm);
+  NDArray w = empty_array(w_shape, wt, 'C');
+
+  if (method == EigMethod::Own || method == EigMethod::OwnJacobi) {
+    NDArray v;
+    if (compute_v) v = empty_array(a_in.shape, ct, 'C');
+    if (method == EigMethod::Own && !compute_v) {
+      launch_tridiag_eigvals(cm.data(), w.data(), batch, n, ct, lower, stream);
+    } else {
+      launch_jacobi_eigh(cm.data(), w.data(), compute_v ? v.data() : nullptr, batch, n, ct,
+                         lower, stream);
+    }
+    res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
+    if (compute_v) res.v = (out_t == ct) ? v : copy_array(v, out_t, 'C');
+    return res;
+  }
+
+  CusolverHandles h = cusolver_handle(stream);
+  const cusolverEigMode_t jobz = compute_v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const cublasFillMode_t uplo = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  auto info_mem = allocate_device_memory(sizeof(int) * size_t(batch));
+  int* info = static_cast<int*>(info_mem->ptr());
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));
+  const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wt);
+  std::vector<char> host_ws;
+  std::shared_ptr<Memory> dev_ws;
+
+  if (method == EigMethod::Syevj) {
+    for (int64_t b0 = 0; b0 < batch; b0 += (1 << 30)) {
+      const int nb = static_cast<int>(std::min<int64_t>(batch - b0, 1 << 30));
+      run_syevj_batched(h.handle, ct, jobz, uplo, static_cast<int>(n),
+                        cm.data() + b0 * n * n * cm.itemsize(), w.data() + b0 * n * w.itemsize(),
+                        info + b0, nb, stream);
+    }
+  } else if (method == EigMethod::XsyevBatched) {
+    const auto& r = routines();
+    const WsKey key{2, n, batch, int(ct), int(jobz), int(uplo), current_device_key()};
+    const auto ws = cached_ws(key, [&] {
+      size_t d = 0, hb = 0;
+      GPUARR_CUSOLVER_CHECK(r.xsyev_batched_buffer(h.handle, h.params, jobz, uplo, n, cta,
+                                                   cm.data(), n, ctw, w.data(), cta, &d, &hb,
+                                                   batch));
+      return std::pair<size_t, size_t>(d, hb);
+    });
+    dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
+    host_ws.resize(std::max<size_t>(ws.second, 1));
+    GPUARR_CUSOLVER_CHECK(r.xsyev_batched(h.handle, h.params, jobz, uplo, n, cta, cm.data(), n,
+                                          ctw, w.data(), cta, dev_ws->ptr(), ws.first,
+                                          host_ws.data(), ws.second, info, batch));
+  } else {  // Syevd, one call per matrix
+    const WsKey key{3, n, 1, int(ct), int(jobz), int(uplo), current_device_key()};
+    const auto ws = cached_ws(key, [&] {
+      size_t d = 0, hb = 0;
+      GPUARR_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(h.handle, h.params, jobz, uplo, n, cta,
+                                                        cm.data(), n, ctw, w.data(), cta, &d,
+                                                        &hb));
+      return std::pair<size_t, size_t>(d, hb);
+    });
+    dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
+    host_ws.resize(std::max<size_t>(ws.second, 1));
+    const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
+    for (int64_t b = 0; b < batch; ++b) {
+      GPUARR_CUSOLVER_CHECK(cusolverDnXsyevd(h.handle, h.params, jobz, uplo, n, cta,
+                                             cm.data() + b * mat_bytes, n, ctw,
+                                             w.data() + b * w_bytes, cta, dev_ws->ptr(),
+                                             ws.first, host_ws.data(), ws.second, info + b));
+    }
+  }
+  // One small readback: any nonzero info (also waits for the host workspace's last use).
+  res.failed = any_info_nonzero(info, batch, stream);
+  res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
+  if (compute_v) res.v = transpose_copy(cm, out_t);
+  return res;
+}
+
+EigResult eig_solve(const NDArray& a_in, bool compute_v) {
+  const SquareStack st = check_square_stack(a_in.shape);
+  const DType ct = eigen_compute_dtype(a_in.dtype);
+  const DType out_t = eigen_result_dtype(a_in.dtype);
+  const bool real_in = !is_complex(ct);
+  const DType wct = complex_dtype(real_dtype(ct));  // complex eigenvalues in compute precision
+  const int64_t n = st.n, batch = st.batch;
+  Dims w_shape = st.batch_shape;
+  w_shape.push_back(n);
+
+  EigResult res;
+  if (batch == 0 || n == 0) {
+    // NumPy: real input gives real (empty) results.
+    res.w = empty_array(w_shape, out_t, 'C');
+    if (compute_v) res.v = empty_array(a_in.shape, out_t, 'C');
+    return res;
+  }
+  if (!xgeev_available()) {
+    // The binding checks first and raises NotImplementedError; this is the backstop.
+    throw std::runtime_error(
+        "eig/eigvals need cusolverDnXgeev (cuSOLVER >= 11.7.0, CUDA 12.6); the installed "
+        "cuSOLVER does not have it");
+  }
+  const auto& r = routines();
+  NDArray cm;
+  {
+    NDArray view = a_in;
+    const int64_t nd = view.ndim();
+    std::swap(view.shape[nd - 2], view.shape[nd - 1]);
+    std::swap(view.strides[nd - 2], view.strides[nd - 1]);
+    cm = copy_array(view, ct, 'C');
+  }
+  const cudaStream_t stream = stream_for(cm);
+  NDArray w = empty_array(w_shape, wct, 'C');
+  NDArray vr;
+  if (compute_v) vr = empty_array(a_in.shape, ct, 'C');  // column-major per matrix
+  CusolverHandles h = cusolver_handle(stream);
+  const cusolverEigMode_t jobvr = compute_v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wct);
+  const WsKey key{4, n, 1, int(ct), int(jobvr), 0, current_device_key()};
+  const auto ws = cached_ws(key, [&] {
+    size_t d = 0, hb = 0;
+    // VL (never computed) and, for eigvals, VR get a valid n x n pointer that is never
+    // written (as CuPy does), in case a cuSOLVER version checks them for null.
+    char* vptr = compute_v ? vr.data() : cm.data();
+    GPUARR_CUSOLVER_CHECK(r.xgeev_buffer(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr,
+                                         n, cta, cm.data(), n, ctw, w.data(), cta, vptr, n,
+                                         cta, vptr, n, cta, &d, &hb));
+    return std::pair<size_t, size_t>(d, hb);
+  });
+  auto dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
+  std::vector<char> host_ws(std::max<size_t>(ws.second, 1));
+  auto info_mem = allocate_device_memory(sizeof(int) * size_t(batch));
+  int* info = static_cast<int*>(info_mem->ptr());
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));
+  const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
+  for (int64_t b = 0; b < batch; ++b) {
+    char* vptr = (compute_v ? vr.data() : cm.data()) + b * mat_bytes;
+    GPUARR_CUSOLVER_CHECK(r.xgeev(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, cta,
+                                  cm.data() + b * mat_bytes, n, ctw, w.data() + b * w_bytes,
+                                  cta, vptr, n, cta, vptr, n, cta,
+                                  dev_ws->ptr(), ws.first, host_ws.data(), ws.second,
+                                  info + b));
+  }
+  res.failed = any_info_nonzero(info, batch, stream);
+
+  if (!real_in) {
+    res.w = w;
+    if (compute_v) res.v = transpose_copy(vr, ct);
+    return res;
+  }
+  // Real input: real results when every eigenvalue is real (NumPy's rule over the whole
+  // batch), one small readback.
+  auto flag = zeroed_flag(stream);
+  const int64_t count = w.size();
+  const int threads = 256;
+  const unsigned blocks = std::min<unsigned>(grid_for(count, threads).x, 1024);
+  const bool is64 = ct == DType::Float64;
+  if (is64) {
+    any_imag_kernel<double><<<blocks, threads, 0, stream>>>(
+        reinterpret_cast<const Complex<double>*>(w.data()), count, static_cast<int*>(flag->ptr()));
+  } else {
+    any_imag_kernel<float><<<blocks, threads, 0, stream>>>(
+        reinterpret_cast<const Complex<float>*>(w.data()), count, static_cast<int*>(flag->ptr()));
+  }
+  check_launch("any_imag_kernel");
+  const bool complex_result = flag_readback(flag, stream) != 0;
+  const DType real_out = out_t;  // float16 input -> float16 results (computed in float32)
+  if (!complex_result) {
+    NDArray re = w;  // the real parts: a strided view of the complex array
+    re.dtype = ct;
+    re.strides = contiguous_strides(w.shape, w.itemsize(), 'C');
+    res.w = copy_array(re, real_out, 'C');
+    if (compute_v) res.v = transpose_copy(vr, real_out);
+    return res;
+  }
+  const DType cout_t = complex_dtype(real_out);
+  res.w = (cout_t == wct) ? w : copy_array(w, cout_t, 'C');
+  if (compute_v) {
+    NDArray v = empty_array(a_in.shape, wct, 'C');
+    const int64_t total = v.size();
+    const unsigned vb = std::min<unsigned>(grid_for(total, threads).x, 65535);
+    if (is64) {
+      assemble_eigvecs_kernel<double><<<vb, threads, 0, stream>>>(
+          reinterpret_cast<const double*>(vr.data()),
+          reinterpret_cast<const Complex<double>*>(w.data()),
+          reinterpret_cast<Complex<double>*>(v.data()), batch, n);
+    } else {
+      assemble_eigvecs_kernel<float><<<vb, threads, 0, stream>>>(
+          reinterpret_cast<const float*>(vr.data()),
+          reinterpret_cast<const Complex<float>*>(w.data()),
+          reinterpret_cast<Complex<float>*>(v.data()), batch, n);
+    }
+    check_launch("assemble_eigvecs_kernel");
+    res.v = (cout_t == wct) ? v : copy_array(v, cout_t, 'C');
+  }
+  return res;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,144 @@
+#include <gtest/gtest.h>
+
+#include "core/eigen_plan.hpp"
+#include "core/errors.hpp"
+
+using namespace gpuarr;
+
+namespace {
+EighAvailability h100() { return EighAvailability{true, 227 * 1024}; }
+}  // namespace
+
+TEST(EigenPlan, SquareStack) {
+  auto s = check_square_stack({5, 3, 4, 4});
+  EXPECT_EQ(s.batch_shape, (Dims{5, 3}));
+  EXPECT_EQ(s.batch, 15);
+  EXPECT_EQ(s.n, 4);
+  auto e = check_square_stack({0, 0});
+  EXPECT_EQ(e.batch, 1);
+  EXPECT_EQ(e.n, 0);
+  EXPECT_EQ(check_square_stack({2, 0, 3, 3}).batch, 0);
+}
+
+TEST(EigenPlan, SquareStackErrorsAsNumPy) {
+  try {
+    check_square_stack({3});
+    FAIL();
+  } catch (const LinAlgError& e) {
+    EXPECT_STREQ(e.what(), "1-dimensional array given. Array must be at least two-dimensional");
+  }
+  try {
+    check_square_stack({2, 3});
+    FAIL();
+  } catch (const LinAlgError& e) {
+    EXPECT_STREQ(e.what(), "Last 2 dimensions of the array must be square");
+  }
+  EXPECT_THROW(check_square_stack({}), LinAlgError);
+}
+
+TEST(EigenPlan, Dtypes) {
+  EXPECT_EQ(eigen_compute_dtype(DType::Float32), DType::Float32);
+  EXPECT_EQ(eigen_compute_dtype(DType::Complex128), DType::Complex128);
+  EXPECT_EQ(eigen_compute_dtype(DType::Int8), DType::Float64);
+  EXPECT_EQ(eigen_compute_dtype(DType::UInt64), DType::Float64);
+  EXPECT_EQ(eigen_compute_dtype(DType::Bool), DType::Float64);
+  EXPECT_EQ(eigen_compute_dtype(DType::Float16), DType::Float32);
+  EXPECT_EQ(eigen_result_dtype(DType::Float16), DType::Float16);
+  EXPECT_EQ(eigen_result_dtype(DType::Int32), DType::Float64);
+  EXPECT_EQ(eigen_result_dtype(DType::Complex64), DType::Complex64);
+}
+
+TEST(EigenPlan, OwnKernelFits) {
+  const size_t lim = 227 * 1024;
+  EXPECT_TRUE(own_kernel_fits(1, DType::Float32, true, lim));
+  EXPECT_TRUE(own_kernel_fits(128, DType::Float32, true, lim));
+  EXPECT_TRUE(own_kernel_fits(100, DType::Float64, true, lim));
+  EXPECT_FALSE(own_kernel_fits(128, DType::Float64, true, lim));  // 2 * 128 * 129 * 8 > 227K
+  EXPECT_TRUE(own_kernel_fits(128, DType::Float64, false, lim));
+  EXPECT_TRUE(jacobi_kernel_fits(128, DType::Float64, false, lim));
+  // Eigenvalues only: the tridiagonal kernel keeps the packed lower triangle.
+  EXPECT_TRUE(own_kernel_fits(200, DType::Float32, false, lim));
+  EXPECT_FALSE(jacobi_kernel_fits(256, DType::Float32, false, lim));
+  EXPECT_TRUE(own_kernel_fits(256, DType::Float32, false, lim));
+  EXPECT_TRUE(own_kernel_fits(336, DType::Float32, false, lim));
+  EXPECT_FALSE(own_kernel_fits(340, DType::Float32, false, lim));
+  EXPECT_TRUE(own_kernel_fits(236, DType::Float64, false, lim));
+  EXPECT_FALSE(own_kernel_fits(240, DType::Float64, false, lim));
+  EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 / 2 * 4 + 4 * 100 * 4));
+  EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
+  EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
+  EXPECT_FALSE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
+  // Odd n is padded to even: same footprint as n + 1.
+  EXPECT_EQ(own_kernel_smem_bytes(45, DType::Float32, true),
+            own_kernel_smem_bytes(46, DType::Float32, true));
+  EXPECT_GE(own_kernel_smem_bytes(100, DType::Float32, true), size_t(2 * 100 * 101 * 4));
+  for (int64_t n : {1, 8, 16, 17, 45, 64, 100, 128, 256}) {
+    const int t = own_kernel_threads(n);
+    EXPECT_EQ(t % 32, 0);
+    EXPECT_GE(t, 64);
+    EXPECT_LE(t, 1024);
+  }
+}
+
+TEST(EigenPlan, AutoChoice) {
+  const auto a = h100();
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 200, DType::Float32, true, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float64, false, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, true, a), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, 100, DType::Complex64, true, a), EigMethod::Syevj);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 100, DType::Complex64, true, a),
+            EigMethod::XsyevBatched);
+  // Without XsyevBatched: f64 128 with vectors does not fit the own kernel -> syevd loop.
+  EighAvailability old{false, 227 * 1024};
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 128, 50, DType::Float64, true, old), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, false, old), EigMethod::Own);
+  // Never an unavailable method.
+  for (int64_t n : {1, 2, 31, 32, 33, 64, 65, 128, 129, 512})
+    for (int64_t b : {0, 1, 2, 1000})
+      for (DType t : {DType::Float32, DType::Float64, DType::Complex64, DType::Complex128})
+        for (bool v : {false, true}) {
+          const EigMethod m = choose_eigh_method(EigMethod::Auto, n, b, t, v, old);
+          EXPECT_NE(m, EigMethod::XsyevBatched);
+          if (m == EigMethod::Own) EXPECT_TRUE(own_kernel_fits(n, t, v, old.smem_limit));
+          EXPECT_NE(m, EigMethod::OwnJacobi);  // only when forced
+          if (m == EigMethod::Syevj) EXPECT_LE(n, kSyevjBatchedMaxN);
+        }
+}
+
+TEST(EigenPlan, ForcedMethods) {
+  const auto a = h100();
+  EXPECT_EQ(choose_eigh_method(EigMethod::Syevj, 32, 5, DType::Float32, true, a), EigMethod::Syevj);
+  EXPECT_THROW(choose_eigh_method(EigMethod::Syevj, 33, 5, DType::Float32, true, a), ValueError);
+  EXPECT_THROW(choose_eigh_method(EigMethod::Own, 8, 5, DType::Complex128, true, a), ValueError);
+  EXPECT_THROW(choose_eigh_method(EigMethod::XsyevBatched, 8, 5, DType::Float32, true,
+                                  EighAvailability{false, 227 * 1024}),
+               ValueError);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Syevd, 8, 5, DType::Float32, true, a), EigMethod::Syevd);
+  EXPECT_EQ(parse_eig_method("xsyev_batched"), EigMethod::XsyevBatched);
+  EXPECT_STREQ(eig_method_name(parse_eig_method("own")), "own");
+  EXPECT_STREQ(eig_method_name(parse_eig_method("own_jacobi")), "own_jacobi");
+  EXPECT_EQ(choose_eigh_method(EigMethod::OwnJacobi, 100, 5, DType::Float32, false, a),
+            EigMethod::OwnJacobi);
+  EXPECT_THROW(choose_eigh_method(EigMethod::OwnJacobi, 256, 5, DType::Float32, false, a),
+               ValueError);
+  EXPECT_THROW(parse_eig_method("lapack"), ValueError);
+}
+
+TEST(EigenPlan, ThreadsOverride) {
+  EXPECT_EQ(threads_override(512, nullptr), 512);
+  EXPECT_EQ(threads_override(512, ""), 512);
+  EXPECT_EQ(threads_override(512, "256"), 256);
+  EXPECT_EQ(threads_override(512, "32"), 32);
+  EXPECT_EQ(threads_override(512, "100"), 512);
+  EXPECT_EQ(threads_override(512, "1024"), 512);
+  EXPECT_EQ(threads_override(128, "64x"), 128);
+  EXPECT_EQ(threads_override(128, "-64"), 128);
+}

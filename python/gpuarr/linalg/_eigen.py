@@ -1,0 +1,93 @@
+"""gpuarr.linalg eigen-solvers: eigh, eigvalsh, eig, eigvals (NumPy 2 semantics, batched
+over leading dimensions in C++; see cpp/ops/eigen_cusolver.cu and eigen_jacobi.cu)."""
+
+import numpy as _np
+
+from gpuarr import _core
+from gpuarr._core import LinAlgError, ndarray
+
+try:  # NumPy 2's result types, so that results compare equal to NumPy's namedtuples
+    from numpy.linalg._linalg import EigResult, EighResult
+except ImportError:  # pragma: no cover
+    from collections import namedtuple
+
+    EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+    EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+
+__all__ = ["eigh", "eigvalsh", "eig", "eigvals", "EighResult", "EigResult"]
+
+_METHODS = ("auto", "syevj", "xsyev_batched", "own", "syevd")
+
+
+def _as_array(a):
+    return a if isinstance(a, ndarray) else _core.asarray(a)
+
+
+def _uplo(UPLO):
+    u = UPLO.upper() if isinstance(UPLO, str) else UPLO
+    if u not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return u == "L"
+
+
+def _all_finite(a):
+    import gpuarr
+
+    return bool(gpuarr.isfinite(a).all())
+
+
+def _eigh(a, UPLO, compute_v, method):
+    lower = _uplo(UPLO)  # checked first, as NumPy does
+    a = _as_array(a)
+    w, v, failed, _ = _core._eigh(a, lower, compute_v, method)
+    if failed:
+        # cuSOLVER reported non-convergence. NumPy (LAPACK) returns NaN for NaN/inf input
+        # and raises only for finite input that does not converge.
+        if _all_finite(a):
+            raise LinAlgError("Eigenvalues did not converge")
+        w[...] = _np.nan
+        if v is not None:
+            v[...] = _np.nan
+    return w, v
+
+
+def eigh(a, UPLO="L", *, _method="auto"):
+    """numpy.linalg.eigh: eigenvalues (ascending) and eigenvectors (columns) of a stack of
+    symmetric/Hermitian matrices; only the UPLO triangle is read. `_method` (private) forces
+    "syevj", "xsyev_batched", "own" (one-block Jacobi kernel) or "syevd"."""
+    w, v = _eigh(a, UPLO, True, _method)
+    return EighResult(w, v)
+
+
+def eigvalsh(a, UPLO="L", *, _method="auto"):
+    """numpy.linalg.eigvalsh: the eigenvalues (ascending) of symmetric/Hermitian matrices."""
+    w, _ = _eigh(a, UPLO, False, _method)
+    return w
+
+
+def _eig(a, compute_v):
+    a = _as_array(a)
+    if a.ndim < 2:
+        raise LinAlgError(
+            f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if a.shape[-1] != a.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    if a.size and not _all_finite(a):
+        raise LinAlgError("Array must not contain infs or NaNs")
+    w, v, failed = _core._eig(a, compute_v)
+    if failed:
+        raise LinAlgError("Eigenvalues did not converge")
+    return w, v
+
+
+def eig(a):
+    """numpy.linalg.eig: eigenvalues and right eigenvectors of general square matrices
+    (cusolverDnXgeev). Real input gives real results when every eigenvalue is real."""
+    w, v = _eig(a, True)
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    """numpy.linalg.eigvals: the eigenvalues of general square matrices (unordered)."""
+    w, _ = _eig(a, False)
+    return w
