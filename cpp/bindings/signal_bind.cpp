@@ -23,6 +23,9 @@ GPUARR_BINDINGS(150) {
   m.def("_conv_check_mode", [](const std::string& mode, bool numpy) {
     return int(numpy ? parse_numpy_conv_mode(mode) : parse_conv_mode(mode));
   });
+  m.def("_conv_boundary_index", [](int64_t i, int64_t n, int b) {
+    return conv_boundary_index(i, n, static_cast<ConvBoundary>(b));
+  });
   m.def("_conv_boundary", [](const std::string& b) { return int(parse_conv_boundary(b)); });
   m.def("_correlate_direct", [](py::handle in, py::handle w, py::handle out_shape,
                                 py::handle pad, int boundary, py::bytes fill) {

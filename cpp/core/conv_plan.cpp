@@ -37,7 +37,10 @@ ConvAxisPlan conv_axis_plan(int64_t n, int64_t k, ConvMode mode, SamePad same_pa
       return {n, same_pad == SamePad::HalfUp ? k / 2 : (k - 1) / 2};
     case ConvMode::Valid:
     default:
-      return {std::max<int64_t>(n - k + 1, 0), 0};
+      // The outputs where the shorter operand lies wholly inside the longer one (the
+      // centre of 'full'): with k > n this is what SciPy computes after swapping.
+      if (n == 0 || k == 0) return {0, 0};
+      return {(n >= k ? n - k : k - n) + 1, std::max<int64_t>(k - n, 0)};
   }
 }
 

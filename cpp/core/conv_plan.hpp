@@ -38,7 +38,8 @@ struct ConvAxisPlan {
 };
 
 // Output length and padding of one axis of length n with a filter of length k.
-// 'valid' with k > n gives out_len 0 (callers swap the inputs first, as SciPy and NumPy do).
+// 'valid' gives |n - k| + 1 outputs: with k > n the centre of 'full', which is what SciPy's
+// correlate/convolve compute (they swap, correlate and reverse); n or k of 0 gives 0.
 ConvAxisPlan conv_axis_plan(int64_t n, int64_t k, ConvMode mode, SamePad same_pad);
 
 // The index that boundary b reads for position i of an axis of length n (n >= 1); -1 for

@@ -37,7 +37,9 @@ TEST(ConvPlan, AxisPlans) {
   // valid: n - k + 1, empty when the filter is longer.
   EXPECT_EQ(conv_axis_plan(10, 4, ConvMode::Valid, SamePad::HalfUp).out_len, 7);
   EXPECT_EQ(conv_axis_plan(10, 4, ConvMode::Valid, SamePad::HalfUp).pad, 0);
-  EXPECT_EQ(conv_axis_plan(3, 4, ConvMode::Valid, SamePad::HalfUp).out_len, 0);
+  EXPECT_EQ(conv_axis_plan(3, 5, ConvMode::Valid, SamePad::HalfUp).out_len, 3);
+  EXPECT_EQ(conv_axis_plan(3, 5, ConvMode::Valid, SamePad::HalfUp).pad, 2);
+  EXPECT_EQ(conv_axis_plan(0, 5, ConvMode::Valid, SamePad::HalfUp).out_len, 0);
 }
 
 TEST(ConvPlan, BoundaryIndex) {

@@ -43,6 +43,8 @@ from gpuarr import linalg
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 from gpuarr import fft  # noqa: E402  (cuFFT transforms)
+from gpuarr import signal  # noqa: E402  (scipy.signal convolutions)
+from gpuarr._convolve import convolve, correlate  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -75,7 +77,7 @@ __all__ = [
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
-    "linalg", "fft",
+    "linalg", "fft", "signal", "convolve", "correlate",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__
