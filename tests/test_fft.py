@@ -196,3 +196,34 @@ def test_freq_and_shift(rng, shape):
     for axes in [None, 0, (-1,), tuple(range(len(shape)))]:
         np.testing.assert_array_equal(gpuarr.fft.fftshift(d, axes).get(), np.fft.fftshift(h, axes))
         np.testing.assert_array_equal(gpuarr.fft.ifftshift(d, axes).get(), np.fft.ifftshift(h, axes))
+
+
+def test_trailing_plan_selection():
+    from gpuarr.fft import _trailing_plan
+    a = np.zeros((2, 3, 4, 5))
+    assert _trailing_plan(a, [4, 5], [-2, -1], False) == {2: 4, 3: 5}
+    assert _trailing_plan(a, [5, 4], [3, 2], False) == {3: 5, 2: 4}
+    assert _trailing_plan(a, [5, 4], [3, 2], True) is None      # real axis must be last
+    assert _trailing_plan(a, [3, 4, 5], [1, 2, 3], True) == {1: 3, 2: 4, 3: 5}
+    assert _trailing_plan(a, [2, 3, 4, 5], [0, 1, 2, 3], False) is None  # rank 4
+    assert _trailing_plan(a, [3, 5], [1, 3], False) is None      # not trailing
+    assert _trailing_plan(a, [5, 5], [3, 3], False) is None      # repeated axis
+    assert _trailing_plan(a, [0, 5], [2, 3], False) is None      # n < 1: NumPy's error path
+    assert _trailing_plan(a, [4], [7], False) is None            # bad axis: NumPy's error path
+
+
+@gpu_test
+@pytest.mark.parametrize("func", ["fftn", "ifftn", "rfftn", "fft2", "rfft2"])
+def test_nd_trailing_plans(rng, func):
+    dt = np.float32 if func.startswith("r") else np.complex64
+    h = _data(rng, (3, 6, 10, 7), dt)
+    d = gpuarr.asarray(h)
+    for s, axes in [(None, (-1,)), (None, (2, 3)), ((5, 12), (2, 3)), ((4, 8, 9), (1, 2, 3)),
+                    ((12, 5), (3, 2))]:
+        if func.endswith("2") and len(axes) != 2:
+            continue
+        for norm in NORMS:
+            _check(getattr(gpuarr.fft, func)(d, s=s, axes=axes, norm=norm),
+                   getattr(np.fft, func)(h, s=s, axes=axes, norm=norm))
+        _check(getattr(gpuarr.fft, func)(d[:, ::-1], s=s, axes=axes),
+               getattr(np.fft, func)(h[:, ::-1], s=s, axes=axes))

@@ -27,12 +27,13 @@ namespace {
 
 __device__ __forceinline__ float mad(float acc, float w, float x) { return fmaf(w, x, acc); }
 __device__ __forceinline__ double mad(double acc, double w, double x) { return fma(w, x, acc); }
+// Complex multiply-add with real FMAs of the component type (no promotion to double).
 template <class R>
 __device__ __forceinline__ Complex<R> mad(Complex<R> acc, Complex<R> w, Complex<R> x) {
-  acc.re = fma(w.re, x.re, acc.re);
-  acc.re = fma(-w.im, x.im, acc.re);
-  acc.im = fma(w.re, x.im, acc.im);
-  acc.im = fma(w.im, x.re, acc.im);
+  acc.re = mad(acc.re, w.re, x.re);
+  acc.re = mad(acc.re, -w.im, x.im);
+  acc.im = mad(acc.im, w.re, x.im);
+  acc.im = mad(acc.im, w.im, x.re);
   return acc;
 }
 

@@ -1,5 +1,8 @@
 #include <cufft.h>
 
+#include <string>
+#include <vector>
+
 #include "core/errors.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/fft.hpp"
@@ -15,26 +18,33 @@ void require_contiguous(const NDArray& x, const char* what) {
   if (!x.c_contiguous()) throw ValueError(std::string(what) + ": input must be C-contiguous");
 }
 
-int64_t batch_of(const NDArray& x) {
+int64_t batch_of(const NDArray& x, int rank = 1) {
   int64_t b = 1;
-  for (int64_t d = 0; d + 1 < x.ndim(); ++d) b *= x.shape[d];
+  for (int64_t d = 0; d + rank < x.ndim(); ++d) b *= x.shape[d];
   return b;
+}
+
+std::vector<int64_t> trailing(const NDArray& x, int rank, const char* what) {
+  if (rank < 1 || rank > 3 || rank > x.ndim()) {
+    throw ValueError(std::string(what) + ": rank must be 1 to 3 and at most ndim");
+  }
+  return std::vector<int64_t>(x.shape.end() - rank, x.shape.end());
 }
 
 }  // namespace
 
-NDArray fft_c2c(const NDArray& x, bool forward, bool inplace) {
+NDArray fft_c2c(const NDArray& x, int rank, bool forward, bool inplace) {
   require_contiguous(x, "fft_c2c");
+  const std::vector<int64_t> dims = trailing(x, rank, "fft_c2c");
   if (x.dtype != DType::Complex64 && x.dtype != DType::Complex128) {
     throw TypeError("fft_c2c: input must be complex64 or complex128");
   }
   DeviceGuard guard(x.device());
   NDArray out = inplace ? x : empty_array(x.shape, x.dtype, 'C');
-  const int64_t n = x.shape.back();
-  const int64_t batch = batch_of(x);
+  const int64_t batch = batch_of(x, rank);
   if (x.size() == 0) return out;
   const bool dbl = x.dtype == DType::Complex128;
-  auto plan = cufft_plan_1d(dbl ? CUFFT_Z2Z : CUFFT_C2C, n, batch);
+  auto plan = cufft_plan_nd(dbl ? CUFFT_Z2Z : CUFFT_C2C, dims, batch);
   const cudaStream_t stream = stream_for(x);
   std::lock_guard<std::mutex> lock(plan->mutex);
   auto work = cufft_bind(*plan, stream);
@@ -49,8 +59,9 @@ NDArray fft_c2c(const NDArray& x, bool forward, bool inplace) {
   return out;
 }
 
-NDArray fft_r2c(const NDArray& x) {
+NDArray fft_r2c(const NDArray& x, int rank) {
   require_contiguous(x, "fft_r2c");
+  const std::vector<int64_t> dims = trailing(x, rank, "fft_r2c");
   if (x.dtype != DType::Float32 && x.dtype != DType::Float64) {
     throw TypeError("fft_r2c: input must be float32 or float64");
   }
@@ -61,7 +72,7 @@ NDArray fft_r2c(const NDArray& x) {
   oshape.back() = n / 2 + 1;
   NDArray out = empty_array(oshape, dbl ? DType::Complex128 : DType::Complex64, 'C');
   if (out.size() == 0 || n == 0) return out;
-  auto plan = cufft_plan_1d(dbl ? CUFFT_D2Z : CUFFT_R2C, n, batch_of(x));
+  auto plan = cufft_plan_nd(dbl ? CUFFT_D2Z : CUFFT_R2C, dims, batch_of(x, rank));
   const cudaStream_t stream = stream_for(x);
   std::lock_guard<std::mutex> lock(plan->mutex);
   auto work = cufft_bind(*plan, stream);

@@ -1,6 +1,7 @@
 #include "runtime/cufft_plan_cache.hpp"
 
 #include <list>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -39,7 +40,7 @@ CufftPlan::~CufftPlan() {
 
 namespace {
 
-using Key = std::tuple<int, int, int64_t, int64_t>;  // device, type, n, batch
+using Key = std::tuple<int, int, std::vector<int64_t>, int64_t>;  // device, type, dims, batch
 constexpr size_t kMaxPlans = 32;
 
 std::mutex g_mutex;
@@ -49,19 +50,26 @@ std::list<std::pair<Key, std::shared_ptr<CufftPlan>>>& cache() {
   return *c;
 }
 
-std::shared_ptr<CufftPlan> make_plan(cufftType type, int64_t n, int64_t batch) {
+std::shared_ptr<CufftPlan> make_plan(cufftType type, const std::vector<int64_t>& dims,
+                                     int64_t batch) {
+  const int rank = static_cast<int>(dims.size());
+  if (rank < 1 || rank > 3) throw std::invalid_argument("cuFFT plans have rank 1 to 3");
   auto plan = std::make_shared<CufftPlan>();
   GPUARR_CUFFT_CHECK(cufftCreate(&plan->handle));
   GPUARR_CUFFT_CHECK(cufftSetAutoAllocation(plan->handle, 0));
-  long long len = n;
-  const long long half = n / 2 + 1;
-  long long in_dist = n, out_dist = n;
-  if (type == CUFFT_R2C || type == CUFFT_D2Z) out_dist = half;
-  if (type == CUFFT_C2R || type == CUFFT_Z2D) in_dist = half;
-  long long in_embed = in_dist, out_embed = out_dist;
+  long long n[3], in_embed[3], out_embed[3];
+  for (int d = 0; d < rank; ++d) n[d] = in_embed[d] = out_embed[d] = dims[d];
+  const long long half = dims[rank - 1] / 2 + 1;
+  if (type == CUFFT_R2C || type == CUFFT_D2Z) out_embed[rank - 1] = half;
+  if (type == CUFFT_C2R || type == CUFFT_Z2D) in_embed[rank - 1] = half;
+  long long in_dist = 1, out_dist = 1;
+  for (int d = 0; d < rank; ++d) {
+    in_dist *= in_embed[d];
+    out_dist *= out_embed[d];
+  }
   size_t ws = 0;
-  GPUARR_CUFFT_CHECK(cufftMakePlanMany64(plan->handle, 1, &len, &in_embed, 1, in_dist,
-                                         &out_embed, 1, out_dist, type,
+  GPUARR_CUFFT_CHECK(cufftMakePlanMany64(plan->handle, rank, n, in_embed, 1, in_dist,
+                                         out_embed, 1, out_dist, type,
                                          static_cast<long long>(batch), &ws));
   plan->work_size = ws;
   return plan;
@@ -70,7 +78,12 @@ std::shared_ptr<CufftPlan> make_plan(cufftType type, int64_t n, int64_t batch) {
 }  // namespace
 
 std::shared_ptr<CufftPlan> cufft_plan_1d(cufftType type, int64_t n, int64_t batch) {
-  const Key key{current_device(), int(type), n, batch};
+  return cufft_plan_nd(type, {n}, batch);
+}
+
+std::shared_ptr<CufftPlan> cufft_plan_nd(cufftType type, const std::vector<int64_t>& dims,
+                                         int64_t batch) {
+  const Key key{current_device(), int(type), dims, batch};
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     auto& c = cache();
@@ -81,7 +94,7 @@ std::shared_ptr<CufftPlan> cufft_plan_1d(cufftType type, int64_t n, int64_t batc
       }
     }
   }
-  auto plan = make_plan(type, n, batch);
+  auto plan = make_plan(type, dims, batch);
   std::lock_guard<std::mutex> lock(g_mutex);
   auto& c = cache();
   c.emplace_front(key, plan);

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "runtime/memory.hpp"
 
@@ -45,6 +46,10 @@ struct CufftPlan {
 // elements for C2C and R2C inputs / C2R outputs, n/2+1 on the complex side), on the current
 // device.
 std::shared_ptr<CufftPlan> cufft_plan_1d(cufftType type, int64_t n, int64_t batch);
+// The same over the last dims.size() (1 to 3) axes of C-contiguous rows: a rank-n transform
+// of shape `dims` (the real shape for R2C/C2R; the complex side's last axis is n/2+1).
+std::shared_ptr<CufftPlan> cufft_plan_nd(cufftType type, const std::vector<int64_t>& dims,
+                                         int64_t batch);
 
 // Binds the plan to `stream` and gives it a work area from the pool; the returned memory must
 // stay alive until the exec call has been enqueued (the pool frees it in stream order).

@@ -105,7 +105,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
                             "take the real part first")
         rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
         x, _ = _fit_last(x, n, rdt)
-        y = _core._fft_r2c(x)
+        y = _core._fft_r2c(x, 1)
         _scale(y, fct)
     elif is_real:
         cdt = _complex_dtype(a.dtype)
@@ -125,7 +125,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
     else:
         cdt = _complex_dtype(a.dtype)
         x, fresh = _fit_last(x, n, cdt)
-        y = _core._fft_c2c(x, is_forward, fresh)
+        y = _core._fft_c2c(x, is_forward, fresh, 1)
         _scale(y, fct)
     return _ga.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y
 
@@ -243,8 +243,55 @@ def _cook_nd_args(a, s=None, axes=None, invreal=0):
     return s, axes
 
 
+def _trailing_plan(a, s, axes, real_last):
+    """{dim: n} when ``axes`` are the last k (1 to 3) distinct dims, every n >= 1 (and, for
+    a real transform, axes[-1] is the last dim): one rank-k cuFFT plan does the whole
+    transform. None otherwise (the per-axis loop, with NumPy's errors)."""
+    k = len(axes)
+    if not 1 <= k <= 3 or a.ndim < k:
+        return None
+    try:
+        dims = [_np_normalize_axis(ax, a.ndim) for ax in axes]
+        sizes = [operator.index(n) for n in s]
+    except (TypeError, IndexError, ValueError):
+        return None
+    if sorted(dims) != list(range(a.ndim - k, a.ndim)) or min(sizes) < 1:
+        return None
+    if real_last and dims[-1] != a.ndim - 1:
+        return None
+    return dict(zip(dims, sizes))
+
+
+def _fit_dims(x, sizes, dtype):
+    """x cut or zero-padded to ``sizes`` ({dim: n}) as a C-contiguous array of ``dtype``, and
+    whether it is a fresh buffer."""
+    cut = tuple(slice(0, min(x.shape[d], sizes.get(d, x.shape[d]))) for d in range(x.ndim))
+    x = x[cut]
+    shape = tuple(sizes.get(d, x.shape[d]) for d in range(x.ndim))
+    if shape != x.shape:
+        z = _ga.zeros(shape, dtype=dtype)
+        z[tuple(slice(0, n) for n in x.shape)] = x
+        return z, True
+    if x.dtype != dtype or not x.flags.c_contiguous:
+        return _ga.array(x, dtype=dtype, order="C", copy=True), True
+    return x, False
+
+
+def _nd_factor(norm, sizes, is_forward):
+    fct = 1.0
+    for n in sizes.values():
+        fct *= _norm_factor(norm, n, is_forward)
+    return fct
+
+
 def _raw_fftnd(a, s, axes, function, norm):
     s, axes = _cook_nd_args(a, s, axes)
+    plan = _trailing_plan(a, s, axes, False)
+    if plan is not None:
+        forward = function is fft
+        fct = _nd_factor(norm, plan, forward)
+        x, fresh = _fit_dims(a, plan, _complex_dtype(a.dtype))
+        return _scale(_core._fft_c2c(x, forward, fresh, len(plan)), fct)
     for ii in reversed(range(len(axes))):
         a = function(a, n=s[ii], axis=axes[ii], norm=norm)
     return a
@@ -279,6 +326,12 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     _check_array(a)
     _no_out(out)
     s, axes = _cook_nd_args(a, s, axes)
+    plan = _trailing_plan(a, s, axes, True) if a.dtype.kind != "c" else None
+    if plan is not None:
+        fct = _nd_factor(norm, plan, True)
+        rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
+        x, _ = _fit_dims(a, plan, rdt)
+        return _scale(_core._fft_r2c(x, len(plan)), fct)
     a = rfft(a, s[-1], axes[-1], norm)
     for ii in range(len(axes) - 2, -1, -1):
         a = fft(a, s[ii], axes[ii], norm)
