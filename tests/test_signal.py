@@ -279,7 +279,7 @@ def test_fftconvolve(rng, shapes, axes, dtype):
 
 @gpu_test
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128,
-                                   np.int64, np.int16])
+                                   np.int64, np.int32])
 @pytest.mark.parametrize("n,m", [(1, 1), (7, 3), (6, 4), (3, 8), (1000, 15), (5000, 3000),
                                  (2, 9000)])
 def test_numpy_convolve_correlate(rng, dtype, n, m):
