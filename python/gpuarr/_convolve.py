@@ -71,7 +71,7 @@ def _np_correlate(a, v, mode, conj, where):
         v = v.reshape(1)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array")
-    _core._conv_check_mode(mode, True) if isinstance(mode, str) else _bad_np_mode(mode)
+    mode = _np_mode(mode)
     if conj:
         if a.shape[0] == 0:
             raise ValueError("first array argument cannot be empty")
@@ -100,39 +100,42 @@ def _np_correlate(a, v, mode, conj, where):
     return _reversed(out) if rev else out
 
 
-def _bad_np_mode(mode):
-    if isinstance(mode, (int, _np.integer)) and 0 <= mode <= 2:
-        return
-    raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
-
-
 _INT_MODES = {0: "valid", 1: "same", 2: "full"}
+
+
+def _np_mode(mode):
+    """NumPy's convolve/correlate mode converter: the three names or 0/1/2, its messages."""
+    if isinstance(mode, str):
+        if mode in ("valid", "same", "full"):
+            return mode
+        if mode[:1].lower() in ("v", "s", "f"):
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if isinstance(mode, (int, _np.integer)):
+        if 0 <= mode <= 2:
+            return _INT_MODES[int(mode)]
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+    raise TypeError("convolve/correlate mode not understood")
 
 
 def convolve(a, v, mode="full"):
     """Discrete linear convolution of two 1-d arrays (numpy.convolve), on the device."""
     _require_device(a, v, where="gpuarr.convolve")
-    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, bool):
-        _bad_np_mode(mode)
-        mode = _INT_MODES[int(mode)]
     if a.ndim == 0:
         a = a.reshape(1)
     if v.ndim == 0:
         v = v.reshape(1)
     if a.ndim == 1 and v.ndim == 1:
-        if v.shape[0] > a.shape[0]:
-            a, v = v, a
         if a.shape[0] == 0:
             raise ValueError("a cannot be empty")
         if v.shape[0] == 0:
             raise ValueError("v cannot be empty")
+        if v.shape[0] > a.shape[0]:
+            a, v = v, a
     return _np_correlate(a, _reversed(v) if v.ndim == 1 else v, mode, False, "convolve")
 
 
 def correlate(a, v, mode="valid"):
     """Cross-correlation of two 1-d arrays (numpy.correlate: the second is conjugated)."""
     _require_device(a, v, where="gpuarr.correlate")
-    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, bool):
-        _bad_np_mode(mode)
-        mode = _INT_MODES[int(mode)]
     return _np_correlate(a, v, mode, True, "correlate")

@@ -51,10 +51,12 @@ def _result_type(in1, in2, name):
 def _direct2d(in1, in2, mode, boundary, fillvalue, flip, name):
     _core._conv_check_mode(mode, False)
     b = _core._conv_boundary(boundary)
-    rt = _result_type(in1, in2, name)
-    if isinstance(fillvalue, complex) and rt.kind != "c":
+    rt = _np.result_type(in1.dtype, in2.dtype)
+    # SciPy converts the fill value (for boundary 'fill') before it checks the dtype.
+    if b == 0 and isinstance(fillvalue, complex) and rt.kind != "c":
         raise ValueError("could not cast `fillvalue` directly to the output type (it was "
                          "first converted to complex).")
+    rt = _result_type(in1, in2, name)
     with _warnings.catch_warnings():
         _warnings.simplefilter("ignore", _np.exceptions.ComplexWarning)
         fillvalue = _np.asarray(fillvalue).astype(rt)
@@ -96,7 +98,8 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     swapped = _inputs_swap_needed(mode, in1.shape, in2.shape)
     if swapped:
         in1, in2 = in2, in1
-    out = _direct2d(in1, in2, mode, boundary, _fill_scalar(fillvalue), False, "correlate2d")
+    # (SciPy's message names convolve2d for both functions: one C routine)
+    out = _direct2d(in1, in2, mode, boundary, _fill_scalar(fillvalue), False, "convolve2d")
     return out[::-1, ::-1] if swapped else out
 
 
@@ -106,6 +109,9 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
     if measure:
         raise NotImplementedError("gpuarr.signal.choose_conv_method: measure=True is not "
                                   "supported")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError("Acceptable mode flags are 'valid',"
+                         f" 'same', or 'full', not mode={mode}")
     if in1.ndim > 2 or in2.ndim > 2:
         return "fft"
     small = in2 if in2.size <= in1.size else in1
@@ -238,9 +244,9 @@ def fftconvolve(in1, in2, mode="full", axes=None):
         raise ValueError("in1 and in2 should have the same dimensionality")
     elif in1.size == 0 or in2.size == 0:
         return _ga.array(_np.array([]))
-    if mode not in ("full", "same", "valid"):
-        raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
     in1, in2, axes = _init_freq_conv_axes(in1, in2, mode, axes)
+    if mode not in ("full", "same", "valid"):  # SciPy checks after the axes (and the FFTs)
+        raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
     s1, s2 = in1.shape, in2.shape
     shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1 for i in range(in1.ndim)]
     if not len(axes):
