@@ -227,3 +227,59 @@ def test_nd_trailing_plans(rng, func):
                    getattr(np.fft, func)(h, s=s, axes=axes, norm=norm))
         _check(getattr(gpuarr.fft, func)(d[:, ::-1], s=s, axes=axes),
                getattr(np.fft, func)(h[:, ::-1], s=s, axes=axes))
+
+
+# --- host: the Python layer on a NumPy stand-in for the device -------------------------------
+
+
+@pytest.mark.parametrize("func", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
+def test_host_1d_python_layer(monkeypatch, rng, func):
+    import _fftsignal_standin
+    gfft = _fftsignal_standin.install(monkeypatch)[0]
+    for dt in DTYPES:
+        for shape, n, axis, norm in [((4, 9), None, -1, None), ((4, 9), 5, 0, "ortho"),
+                                     ((6, 8), 13, 1, "forward"), ((3, 1), None, -1, None),
+                                     ((2, 3, 4), 6, 1, None), ((0, 4), None, -1, None),
+                                     ((4,), 0, 0, None), ((4,), None, 0, "bad")]:
+            h = _data(rng, shape, dt)
+            for x in (h, h[::-1]):
+                ref = _host_outcome(lambda: getattr(np.fft, func)(x, n, axis, norm))
+                got = _host_outcome(lambda: getattr(gfft, func)(x, n, axis, norm))
+                _host_same(got, ref)
+
+
+@pytest.mark.parametrize("func", ["fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2",
+                                  "irfft2"])
+def test_host_nd_python_layer(monkeypatch, rng, func):
+    import _fftsignal_standin
+    gfft = _fftsignal_standin.install(monkeypatch)[0]
+    for dt in [np.float32, np.float64, np.complex64, np.int64]:
+        h = _data(rng, (6, 5, 8), dt)
+        for s, axes in [(None, None), (None, (0,)), (None, (2, 0)), ((4, 9), (0, 2)),
+                        ((7, 5, 6), (0, 1, 2)), ((3, 4), (1, 2)), ((3, 4), (2, 1)),
+                        ((2, 3), (1, 1)), ((0, 3), (1, 2))]:
+            for x in (h, h[:, ::2]):
+                ref = _host_outcome(lambda: getattr(np.fft, func)(x, s, axes, "ortho"))
+                got = _host_outcome(lambda: getattr(gfft, func)(x, s, axes, "ortho"))
+                _host_same(got, ref)
+
+
+def _host_outcome(fn):
+    try:
+        return "ok", fn()
+    except Exception as e:  # noqa: BLE001
+        return "raise", e
+
+
+def _host_same(got, ref):
+    if ref[0] == "raise":
+        assert got[0] == "raise" and isinstance(got[1], type(ref[1]).__mro__[0] if type(
+            ref[1]).__module__ == "builtins" else Exception), (got, ref)
+        return
+    assert got[0] == "ok", got[1]
+    g, r = np.asarray(got[1]), np.asarray(ref[1])
+    assert g.dtype == r.dtype and g.shape == r.shape, (g.dtype, r.dtype, g.shape, r.shape)
+    if r.size:
+        tol = {np.dtype(np.float16): 3e-3}.get(r.dtype, 2e-5 if r.dtype in (np.float32, np.complex64) else 1e-12)
+        sc = max(1.0, float(np.max(np.abs(r.astype(complex)))))
+        np.testing.assert_allclose(g.astype(complex), r.astype(complex), atol=tol * sc, rtol=0)

@@ -320,3 +320,92 @@ def test_numpy_convolve_errors():
         with pytest.raises(ValueError) as got:
             getattr(gpuarr, fn)(*args)
         assert str(got.value) == str(ref.value)
+
+
+# --- host: the Python layer on a NumPy stand-in for the device -------------------------------
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    import _fftsignal_standin
+    return _fftsignal_standin.install(monkeypatch)
+
+
+def _same_outcome(got, ref, tol):
+    if ref[0] == "raise":
+        assert got[0] == "raise", (got, ref)
+        assert isinstance(got[1], type(ref[1]).__mro__[0] if type(ref[1]).__module__ == "builtins"
+                          else Exception)
+        if type(ref[1]).__module__ == "builtins":
+            assert str(got[1]) == str(ref[1])
+        return
+    assert got[0] == "ok", got[1]
+    g, r = np.asarray(got[1]), np.asarray(ref[1])
+    assert g.dtype == r.dtype and g.shape == r.shape, (g.dtype, r.dtype, g.shape, r.shape)
+    if r.size:
+        sc = max(1.0, float(np.max(np.abs(r.astype(complex)))))
+        t = (2e-5 if r.dtype in (np.float32, np.complex64) else tol) * sc
+        np.testing.assert_allclose(g.astype(complex), r.astype(complex), atol=t, rtol=0)
+
+
+@pytest.mark.parametrize("fn", ["convolve2d", "correlate2d"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int32, np.float16])
+def test_host_2d_python_layer(standin, rng, fn, dtype):
+    _, gsig, _ = standin
+    for sa, sk in [((6, 7), (3, 3)), ((5, 8), (2, 4)), ((4, 3), (5, 6)), ((9, 4), (3, 6))]:
+        a, k = _data(rng, sa, dtype), _data(rng, sk, dtype)
+        for mode, bnd, fill in itertools.product(["full", "same", "valid", "bad"],
+                                                 ["fill", "wrap", "symm", "x"], [0, 1.5, 2 + 0j]):
+            with np.errstate(all="ignore"), __import__("warnings").catch_warnings():
+                __import__("warnings").simplefilter("ignore")
+                ref = _outcome(lambda: getattr(scipy_signal, fn)(a, k, mode, bnd, fill))
+                got = _outcome(lambda: getattr(gsig, fn)(a, k, mode, bnd, fill))
+            _same_outcome(got, ref, 1e-12)
+        _same_outcome(_outcome(lambda: getattr(gsig, fn)(a[::-1, ::2], k.T, "same", "symm")),
+                      _outcome(lambda: getattr(scipy_signal, fn)(a[::-1, ::2], k.T, "same", "symm")),
+                      1e-12)
+
+
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int32])
+def test_host_nd_python_layer(standin, rng, fn, dtype):
+    _, gsig, _ = standin
+    for sa, sk in [((50,), (7,)), ((8,), (13,)), ((9, 10), (4, 3)), ((5, 6), (7, 2)),
+                   ((6, 5, 4), (3, 2, 3)), ((3, 4), (5, 6)), ((3,), (3, 1))]:
+        a, k = _data(rng, sa, dtype), _data(rng, sk, dtype)
+        for mode, method in itertools.product(["full", "same", "valid", "bad"],
+                                              ["direct", "fft", "auto", "bad"]):
+            if method == "direct" and len(sa) > 2:
+                continue
+            _same_outcome(_outcome(lambda: getattr(gsig, fn)(a, k, mode, method)),
+                          _outcome(lambda: getattr(scipy_signal, fn)(a, k, mode, method)), 1e-10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_host_fftconvolve_python_layer(standin, rng, dtype):
+    _, gsig, _ = standin
+    for (sa, sk), axes in [(((6, 7), (3, 4)), None), (((6, 7), (6, 4)), [1]),
+                           (((6, 7), (1, 4)), [1]), (((4, 6, 5), (2, 3, 5)), (0, 1)),
+                           (((5, 1), (1, 6)), None), (((5, 6), (3, 4)), []),
+                           (((5, 6), (3, 4)), [0, 0]), (((0,), (3,)), None)]:
+        a, k = _data(rng, sa, dtype), _data(rng, sk, dtype)
+        for mode in ["full", "same", "valid", "bad"]:
+            for fn in ("fftconvolve", "oaconvolve"):
+                _same_outcome(_outcome(lambda: getattr(gsig, fn)(a, k, mode, axes=axes)),
+                              _outcome(lambda: scipy_signal.fftconvolve(a, k, mode, axes=axes)),
+                              1e-10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.int64, np.bool_])
+def test_host_numpy_convolve_python_layer(standin, rng, dtype):
+    _, _, gconv = standin
+    for n, m in [(1, 1), (7, 3), (6, 4), (3, 8), (0, 3), (3, 0), (5000, 4100), (10, 4500)]:
+        if n * m > 1_000_000 and np.dtype(dtype).kind in "ib":
+            continue
+        a, v = _data(rng, n, dtype), _data(rng, m, dtype)
+        if np.dtype(dtype).kind == "b":
+            a, v = a != 0, v != 0
+        for mode in ["full", "same", "valid", "bad", "v", 1, 3, None]:
+            for fn in ("convolve", "correlate"):
+                _same_outcome(_outcome(lambda: getattr(gconv, fn)(a, v, mode)),
+                              _outcome(lambda: getattr(np, fn)(a, v, mode)), 1e-10)

@@ -58,15 +58,18 @@ def _real_out_dtype(dt):
     return _np.dtype(_np.float32) if _single(dt) else _np.dtype(_np.float64)
 
 
-def _norm_factor(norm, n, is_forward):
+def _norm_factor(norm, n, is_forward, dtype=_np.float64):
+    """NumPy's factor, computed as NumPy does in result_type(dtype.real, 1.0) (float16
+    inputs get a float16 factor)."""
     if not is_forward:
         norm = _swap_direction(norm)
+    real_dtype = _real_out_dtype(_np.dtype(dtype))
     if norm is None or norm == "backward":
         return 1.0
     if norm == "ortho":
-        return 1.0 / _np.sqrt(n)
+        return float(_np.reciprocal(_np.sqrt(n, dtype=real_dtype)))
     if norm == "forward":
-        return 1.0 / n
+        return float(_np.reciprocal(n, dtype=real_dtype))
     raise ValueError(f'Invalid norm value {norm}; should be "backward",'
                      '"ortho" or "forward".')
 
@@ -96,7 +99,7 @@ def _scale(y, fct):
 def _raw_fft(a, n, axis, is_real, is_forward, norm):
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
-    fct = _norm_factor(norm, n, is_forward)
+    fct = _norm_factor(norm, n, is_forward, a.dtype)
     axis = _np_normalize_axis(axis, a.ndim)
     x = _ga.moveaxis(a, axis, -1) if axis != a.ndim - 1 else a
     if is_real and is_forward:
@@ -277,10 +280,13 @@ def _fit_dims(x, sizes, dtype):
     return x, False
 
 
-def _nd_factor(norm, sizes, is_forward):
-    fct = 1.0
-    for n in sizes.values():
-        fct *= _norm_factor(norm, n, is_forward)
+def _nd_factor(norm, sizes, is_forward, dtype):
+    """The product of NumPy's per-axis factors: its loop transforms axes[-1] first (factor in
+    the input's precision), the others on the complex result."""
+    ns = list(sizes.values())
+    fct = _norm_factor(norm, ns[-1], is_forward, dtype)
+    for n in ns[:-1]:
+        fct *= _norm_factor(norm, n, is_forward, _complex_dtype(_np.dtype(dtype)))
     return fct
 
 
@@ -289,7 +295,7 @@ def _raw_fftnd(a, s, axes, function, norm):
     plan = _trailing_plan(a, s, axes, False)
     if plan is not None:
         forward = function is fft
-        fct = _nd_factor(norm, plan, forward)
+        fct = _nd_factor(norm, plan, forward, a.dtype)
         x, fresh = _fit_dims(a, plan, _complex_dtype(a.dtype))
         return _scale(_core._fft_c2c(x, forward, fresh, len(plan)), fct)
     for ii in reversed(range(len(axes))):
@@ -328,7 +334,7 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     s, axes = _cook_nd_args(a, s, axes)
     plan = _trailing_plan(a, s, axes, True) if a.dtype.kind != "c" else None
     if plan is not None:
-        fct = _nd_factor(norm, plan, True)
+        fct = _nd_factor(norm, plan, True, a.dtype)
         rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
         x, _ = _fit_dims(a, plan, rdt)
         return _scale(_core._fft_r2c(x, len(plan)), fct)
