@@ -209,6 +209,7 @@ def test_trailing_plan_selection():
     assert _trailing_plan(a, [3, 5], [1, 3], False) is None      # not trailing
     assert _trailing_plan(a, [5, 5], [3, 3], False) is None      # repeated axis
     assert _trailing_plan(a, [0, 5], [2, 3], False) is None      # n < 1: NumPy's error path
+    assert _trailing_plan(a, [1, 5], [2, 3], False) is None      # size-1 axes: the loop
     assert _trailing_plan(a, [4], [7], False) is None            # bad axis: NumPy's error path
 
 

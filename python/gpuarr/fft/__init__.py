@@ -96,6 +96,28 @@ def _scale(y, fct):
     return y
 
 
+# Length-1 transforms are identities (copies); they skip cuFFT, whose size-1 plans we do not
+# rely on.
+def _exec_r2c(x, n):
+    if n == 1:
+        cdt = _np.complex64 if x.dtype == _np.float32 else _np.complex128
+        return _ga.array(x, dtype=cdt, order="C", copy=True)
+    return _core._fft_r2c(x, 1)
+
+
+def _exec_c2r(x, n):
+    if n == 1:
+        rdt = _np.float32 if x.dtype == _np.complex64 else _np.float64
+        return _ga.array(_ga.real(x), dtype=rdt, order="C", copy=True)
+    return _core._fft_c2r(x, n)
+
+
+def _exec_c2c(x, forward, fresh):
+    if x.shape[-1] == 1:
+        return x if fresh else _ga.array(x, order="C", copy=True)
+    return _core._fft_c2c(x, forward, fresh, 1)
+
+
 def _raw_fft(a, n, axis, is_real, is_forward, norm):
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
@@ -108,7 +130,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
                             "take the real part first")
         rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
         x, _ = _fit_last(x, n, rdt)
-        y = _core._fft_r2c(x, 1)
+        y = _exec_r2c(x, n)
         _scale(y, fct)
     elif is_real:
         cdt = _complex_dtype(a.dtype)
@@ -120,7 +142,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
         x[..., 0] = _ga.real(x[..., 0])
         if n % 2 == 0 and x.shape[-1] == n // 2 + 1:
             x[..., n // 2] = _ga.real(x[..., n // 2])
-        y = _core._fft_c2r(x, n)
+        y = _exec_c2r(x, n)
         _scale(y, fct)
         out_dt = _real_out_dtype(a.dtype)
         if y.dtype != out_dt:
@@ -128,7 +150,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
     else:
         cdt = _complex_dtype(a.dtype)
         x, fresh = _fit_last(x, n, cdt)
-        y = _core._fft_c2c(x, is_forward, fresh, 1)
+        y = _exec_c2c(x, is_forward, fresh)
         _scale(y, fct)
     return _ga.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y
 
@@ -247,7 +269,7 @@ def _cook_nd_args(a, s=None, axes=None, invreal=0):
 
 
 def _trailing_plan(a, s, axes, real_last):
-    """{dim: n} when ``axes`` are the last k (1 to 3) distinct dims, every n >= 1 (and, for
+    """{dim: n} when ``axes`` are the last k (1 to 3) distinct dims, every n >= 2 (and, for
     a real transform, axes[-1] is the last dim): one rank-k cuFFT plan does the whole
     transform. None otherwise (the per-axis loop, with NumPy's errors)."""
     k = len(axes)
@@ -258,7 +280,7 @@ def _trailing_plan(a, s, axes, real_last):
         sizes = [operator.index(n) for n in s]
     except (TypeError, IndexError, ValueError):
         return None
-    if sorted(dims) != list(range(a.ndim - k, a.ndim)) or min(sizes) < 1:
+    if sorted(dims) != list(range(a.ndim - k, a.ndim)) or min(sizes) < 2:
         return None
     if real_last and dims[-1] != a.ndim - 1:
         return None
