@@ -16,8 +16,9 @@ from gpuarr import _core
 __all__ = ["convolve", "correlate"]
 
 # gpuarr.convolve/correlate of floating inputs switch from the direct kernel to cuFFT above
-# this filter length (integer inputs stay direct: exact).
-_NP_DIRECT_MAX_TAPS = 4096
+# this filter length (integer inputs stay direct: exact). 1024 keeps the direct path on the
+# shared-memory kernel for every dtype (complex128 fits 1024 taps in 48 KiB).
+_NP_DIRECT_MAX_TAPS = 1024
 
 
 def _require_device(*arrays, where):
