@@ -7,8 +7,9 @@
 // column: for each filter column v it reads the R + kh - 1 tile values of its column into
 // registers (warp lanes read consecutive addresses: no bank conflicts) and does R * kh
 // multiply-adds from them, the filter value being uniform across the warp. The register
-// window is unrolled to a compile-time bound K >= kh (4, 8 or 16); taller filters, or tiles
-// too large for shared memory, use a plain one-output-per-thread kernel.
+// window is unrolled to a compile-time bound K (4, 8 or 16; filters taller than 16 rows go
+// through it in chunks of 16 rows); tiles too large for 48 KiB of shared memory use a plain
+// one-output-per-thread kernel.
 // 1-d: a block of 256 threads computes 256*R outputs (thread t: t, t+256, ...), from an input
 // tile + halo and the filter in shared memory.
 #include <algorithm>
@@ -87,19 +88,23 @@ __global__ void __launch_bounds__(kTX* kTY) conv2d_tiled_kernel(Conv2DArgs a, T 
 #pragma unroll
   for (int j = 0; j < R; ++j) acc[j] = T{};
   const int row0 = ty * R;
-  for (int v = 0; v < kw; ++v) {
-    T seg[R + K - 1];
-    const T* col = tile + row0 * tile_w + tx + v;
+  // Filter rows in chunks of K (one chunk unless kh > 16).
+  for (int u0 = 0; u0 < kh; u0 += K) {
+    const int kc = min(K, kh - u0);
+    for (int v = 0; v < kw; ++v) {
+      T seg[R + K - 1];
+      const T* col = tile + (row0 + u0) * tile_w + tx + v;
 #pragma unroll
-    for (int i = 0; i < R + K - 1; ++i) {
-      if (i < R + kh - 1) seg[i] = col[i * tile_w];
-    }
+      for (int i = 0; i < R + K - 1; ++i) {
+        if (i < R + kc - 1) seg[i] = col[i * tile_w];
+      }
 #pragma unroll
-    for (int u = 0; u < K; ++u) {
-      if (u < kh) {
-        const T wv = filt[u * kw + v];
+      for (int u = 0; u < K; ++u) {
+        if (u < kc) {
+          const T wv = filt[(u0 + u) * kw + v];
 #pragma unroll
-        for (int j = 0; j < R; ++j) acc[j] = mad(acc[j], wv, seg[j + u]);
+          for (int j = 0; j < R; ++j) acc[j] = mad(acc[j], wv, seg[j + u]);
+        }
       }
     }
   }
@@ -191,7 +196,7 @@ void launch_2d(const Conv2DArgs& a, T fill, cudaStream_t stream) {
   const size_t smem = size_t(kTY * R + a.kh - 1) * size_t(kTX + a.kw - 1) * sizeof(T);
   const dim3 block(kTX, kTY);
   const int64_t gx = (a.ow + kTX - 1) / kTX, gy = (a.oh + kTY * R - 1) / (kTY * R);
-  const bool tiled = a.kh <= 16 && smem <= kDefaultSmem && gy <= 65535 && gx < (int64_t(1) << 31);
+  const bool tiled = smem <= kDefaultSmem && gy <= 65535 && gx < (int64_t(1) << 31);
   if (tiled) {
     const dim3 grid{static_cast<unsigned>(gx), static_cast<unsigned>(gy)};
     if (a.kh <= 4) {

@@ -21,7 +21,7 @@ __all__ = ["convolve2d", "correlate2d", "convolve", "correlate", "fftconvolve", 
            "choose_conv_method"]
 
 # method='auto' uses the direct kernel when the smaller operand has at most this many
-# elements (and, in 2-d, at most 16 rows, the tiled kernel's register window); FFT above.
+# elements; FFT above.
 # Placeholder until measured on the H100 (benchmarks/fftsignal.py prints the sweep).
 _AUTO_DIRECT_MAX_TAPS = 1024
 
@@ -116,8 +116,6 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
         return "fft"
     small = in2 if in2.size <= in1.size else in1
     if small.size > _AUTO_DIRECT_MAX_TAPS:
-        return "fft"
-    if small.ndim == 2 and small.shape[0] > 16:
         return "fft"
     return "direct"
 
