@@ -45,6 +45,9 @@ from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, c
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 from gpuarr._interop import from_dlpack, get_array_module, allclose, isclose, array_equal, array_equiv  # noqa: E501
 from gpuarr._io import load, save, savez, savez_compressed, fromfile, NpzFile  # also ndarray.tofile
+from gpuarr import fft  # noqa: E402  (cuFFT transforms)
+from gpuarr import signal  # noqa: E402  (scipy.signal convolutions)
+from gpuarr._convolve import convolve, correlate  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -78,6 +81,7 @@ __all__ = [
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
     "linalg", "random",
+    "linalg", "fft", "signal", "convolve", "correlate",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",

@@ -1,0 +1,296 @@
+// Direct 1-d and 2-d correlation kernels, compiled ahead of time for float32, float64,
+// complex64 and complex128 (see ops/convolve.hpp for the form).
+//
+// 2-d: a block of 32 x 8 threads computes a 32-wide, 8*R-tall output tile. It loads the
+// input tile plus halo ((8R + kh - 1) x (32 + kw - 1)) into shared memory once, applying the
+// boundary rule in the load. Each thread then owns R vertically consecutive outputs of one
+// column: for each filter column v it reads the R + kh - 1 tile values of its column into
+// registers (warp lanes read consecutive addresses: no bank conflicts) and does R * kh
+// multiply-adds from them, the filter value being uniform across the warp. The register
+// window is unrolled to a compile-time bound K (4, 8 or 16; filters taller than 16 rows go
+// through it in chunks of 16 rows); tiles too large for 48 KiB of shared memory use a plain
+// one-output-per-thread kernel.
+// 1-d: a block of 256 threads computes 256*R outputs (thread t: t, t+256, ...), from an input
+// tile + halo and the filter in shared memory.
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "core/errors.hpp"
+#include "ops/array_ops.hpp"
+#include "ops/convolve.hpp"
+#include "ops/device_types.cuh"
+#include "ops/strided.cuh"
+#include "runtime/device.hpp"
+
+namespace gpuarr {
+namespace {
+
+__device__ __forceinline__ float mad(float acc, float w, float x) { return fmaf(w, x, acc); }
+__device__ __forceinline__ double mad(double acc, double w, double x) { return fma(w, x, acc); }
+// Complex multiply-add with real FMAs of the component type (no promotion to double).
+template <class R>
+__device__ __forceinline__ Complex<R> mad(Complex<R> acc, Complex<R> w, Complex<R> x) {
+  acc.re = mad(acc.re, w.re, x.re);
+  acc.re = mad(acc.re, -w.im, x.im);
+  acc.im = mad(acc.im, w.re, x.im);
+  acc.im = mad(acc.im, w.im, x.re);
+  return acc;
+}
+
+struct Conv2DArgs {
+  const char* in;
+  int64_t h, w;    // input extent
+  int64_t sy, sx;  // input strides in elements
+  const char* filt;
+  int kh, kw;
+  char* out;
+  int64_t oh, ow;
+  int64_t py, px;
+  ConvBoundary boundary;
+};
+
+template <class T>
+__device__ __forceinline__ T load_input(const Conv2DArgs& a, int64_t y, int64_t x, T fill) {
+  const int64_t yy = conv_boundary_index(y, a.h, a.boundary);
+  const int64_t xx = conv_boundary_index(x, a.w, a.boundary);
+  if (yy < 0 || xx < 0) return fill;
+  return reinterpret_cast<const T*>(a.in)[yy * a.sy + xx * a.sx];
+}
+
+constexpr int kTX = 32;
+constexpr int kTY = 8;
+
+template <class T>
+constexpr int rows_per_thread() {
+  return sizeof(T) >= 16 ? 4 : 8;
+}
+
+template <class T, int R, int K>
+__global__ void __launch_bounds__(kTX* kTY) conv2d_tiled_kernel(Conv2DArgs a, T fill) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* tile = reinterpret_cast<T*>(smem_raw);
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int kh = a.kh, kw = a.kw;
+  const int tile_h = kTY * R + kh - 1;
+  const int tile_w = kTX + kw - 1;
+  const int64_t oy0 = int64_t(blockIdx.y) * (kTY * R);
+  const int64_t ox0 = int64_t(blockIdx.x) * kTX;
+  const int64_t iy0 = oy0 - a.py, ix0 = ox0 - a.px;
+  for (int r = ty; r < tile_h; r += kTY) {
+    for (int c = tx; c < tile_w; c += kTX) {
+      tile[r * tile_w + c] = load_input<T>(a, iy0 + r, ix0 + c, fill);
+    }
+  }
+  __syncthreads();
+  const T* filt = reinterpret_cast<const T*>(a.filt);
+  T acc[R];
+#pragma unroll
+  for (int j = 0; j < R; ++j) acc[j] = T{};
+  const int row0 = ty * R;
+  // Filter rows in chunks of K (one chunk unless kh > 16).
+  for (int u0 = 0; u0 < kh; u0 += K) {
+    const int kc = min(K, kh - u0);
+    for (int v = 0; v < kw; ++v) {
+      T seg[R + K - 1];
+      const T* col = tile + (row0 + u0) * tile_w + tx + v;
+#pragma unroll
+      for (int i = 0; i < R + K - 1; ++i) {
+        if (i < R + kc - 1) seg[i] = col[i * tile_w];
+      }
+#pragma unroll
+      for (int u = 0; u < K; ++u) {
+        if (u < kc) {
+          const T wv = filt[(u0 + u) * kw + v];
+#pragma unroll
+          for (int j = 0; j < R; ++j) acc[j] = mad(acc[j], wv, seg[j + u]);
+        }
+      }
+    }
+  }
+  const int64_t ox = ox0 + tx;
+  if (ox >= a.ow) return;
+  T* out = reinterpret_cast<T*>(a.out);
+#pragma unroll
+  for (int j = 0; j < R; ++j) {
+    const int64_t oy = oy0 + row0 + j;
+    if (oy < a.oh) out[oy * a.ow + ox] = acc[j];
+  }
+}
+
+template <class T>
+__global__ void conv2d_generic_kernel(Conv2DArgs a, T fill) {
+  const int64_t n = a.oh * a.ow;
+  const T* filt = reinterpret_cast<const T*>(a.filt);
+  T* out = reinterpret_cast<T*>(a.out);
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t y = i / a.ow, x = i % a.ow;
+    T acc{};
+    for (int u = 0; u < a.kh; ++u) {
+      for (int v = 0; v < a.kw; ++v) {
+        acc = mad(acc, filt[u * a.kw + v], load_input<T>(a, y + u - a.py, x + v - a.px, fill));
+      }
+    }
+    out[i] = acc;
+  }
+}
+
+constexpr int k1DThreads = 256;
+constexpr int k1DRows = 4;
+
+// 1-d, boundary fill only (NumPy's and SciPy's n-d convolve pad with zeros).
+template <class T>
+__global__ void __launch_bounds__(k1DThreads)
+    conv1d_tiled_kernel(const T* __restrict__ in, int64_t n, int64_t s, const T* __restrict__ w,
+                        int k, T* __restrict__ out, int64_t out_len, int64_t pad, T fill) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* tile = reinterpret_cast<T*>(smem_raw);
+  constexpr int span = k1DThreads * k1DRows;
+  const int tile_len = span + k - 1;
+  T* wsh = tile + tile_len;
+  const int tx = threadIdx.x;
+  const int64_t o0 = int64_t(blockIdx.x) * span;
+  const int64_t i0 = o0 - pad;
+  for (int c = tx; c < tile_len; c += k1DThreads) {
+    const int64_t i = i0 + c;
+    tile[c] = (i >= 0 && i < n) ? in[i * s] : fill;
+  }
+  for (int c = tx; c < k; c += k1DThreads) wsh[c] = w[c];
+  __syncthreads();
+  T acc[k1DRows];
+#pragma unroll
+  for (int j = 0; j < k1DRows; ++j) acc[j] = T{};
+  for (int u = 0; u < k; ++u) {
+    const T wv = wsh[u];
+#pragma unroll
+    for (int j = 0; j < k1DRows; ++j) acc[j] = mad(acc[j], wv, tile[tx + k1DThreads * j + u]);
+  }
+#pragma unroll
+  for (int j = 0; j < k1DRows; ++j) {
+    const int64_t o = o0 + tx + k1DThreads * j;
+    if (o < out_len) out[o] = acc[j];
+  }
+}
+
+template <class T>
+__global__ void conv1d_generic_kernel(const T* __restrict__ in, int64_t n, int64_t s,
+                                      const T* __restrict__ w, int64_t k, T* __restrict__ out,
+                                      int64_t out_len, int64_t pad, T fill) {
+  for (int64_t o = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; o < out_len;
+       o += int64_t(gridDim.x) * blockDim.x) {
+    T acc{};
+    for (int64_t u = 0; u < k; ++u) {
+      const int64_t i = o + u - pad;
+      acc = mad(acc, w[u], (i >= 0 && i < n) ? in[i * s] : fill);
+    }
+    out[o] = acc;
+  }
+}
+
+constexpr size_t kDefaultSmem = 48 * 1024;
+
+template <class T>
+void launch_2d(const Conv2DArgs& a, T fill, cudaStream_t stream) {
+  constexpr int R = rows_per_thread<T>();
+  const size_t smem = size_t(kTY * R + a.kh - 1) * size_t(kTX + a.kw - 1) * sizeof(T);
+  const dim3 block(kTX, kTY);
+  const int64_t gx = (a.ow + kTX - 1) / kTX, gy = (a.oh + kTY * R - 1) / (kTY * R);
+  const bool tiled = smem <= kDefaultSmem && gy <= 65535 && gx < (int64_t(1) << 31);
+  if (tiled) {
+    const dim3 grid{static_cast<unsigned>(gx), static_cast<unsigned>(gy)};
+    if (a.kh <= 4) {
+      conv2d_tiled_kernel<T, R, 4><<<grid, block, smem, stream>>>(a, fill);
+    } else if (a.kh <= 8) {
+      conv2d_tiled_kernel<T, R, 8><<<grid, block, smem, stream>>>(a, fill);
+    } else {
+      conv2d_tiled_kernel<T, R, 16><<<grid, block, smem, stream>>>(a, fill);
+    }
+    check_launch("conv2d_tiled_kernel");
+    return;
+  }
+  conv2d_generic_kernel<T><<<grid_for(a.oh * a.ow, 256), 256, 0, stream>>>(a, fill);
+  check_launch("conv2d_generic_kernel");
+}
+
+template <class T>
+void launch_1d(const NDArray& in, const NDArray& w, const NDArray& out, int64_t pad, T fill,
+               cudaStream_t stream) {
+  const int64_t n = in.shape[0], k = w.shape[0], out_len = out.shape[0];
+  const int64_t s = in.strides[0] / int64_t(sizeof(T));
+  const T* ip = reinterpret_cast<const T*>(in.data());
+  const T* wp = reinterpret_cast<const T*>(w.data());
+  T* op = reinterpret_cast<T*>(out.data());
+  const size_t smem = size_t(k1DThreads * k1DRows + 2 * k - 1) * sizeof(T);
+  if (smem <= kDefaultSmem) {
+    constexpr int64_t span = k1DThreads * k1DRows;
+    const int64_t blocks = (out_len + span - 1) / span;
+    conv1d_tiled_kernel<T><<<dim3(unsigned(blocks)), k1DThreads, smem, stream>>>(
+        ip, n, s, wp, int(k), op, out_len, pad, fill);
+    check_launch("conv1d_tiled_kernel");
+    return;
+  }
+  conv1d_generic_kernel<T><<<grid_for(out_len, 256), 256, 0, stream>>>(ip, n, s, wp, k, op,
+                                                                      out_len, pad, fill);
+  check_launch("conv1d_generic_kernel");
+}
+
+}  // namespace
+
+NDArray correlate_direct(const NDArray& in, const NDArray& w, const Dims& out_shape,
+                         const Dims& pad, ConvBoundary boundary, const void* fill) {
+  const int64_t nd = in.ndim();
+  if (nd < 1 || nd > 2 || w.ndim() != nd || int64_t(out_shape.size()) != nd ||
+      int64_t(pad.size()) != nd) {
+    throw ValueError("correlate_direct: 1-d or 2-d operands of equal ndim expected");
+  }
+  if (in.dtype != w.dtype) throw TypeError("correlate_direct: operands must share a dtype");
+  if (in.dtype != DType::Float32 && in.dtype != DType::Float64 &&
+      in.dtype != DType::Complex64 && in.dtype != DType::Complex128) {
+    throw TypeError("correlate_direct: dtype must be float32, float64, complex64 or complex128");
+  }
+  if (!w.c_contiguous()) throw ValueError("correlate_direct: the filter must be C-contiguous");
+  for (int64_t d = 0; d < nd; ++d) {
+    if (in.strides[d] % in.itemsize() != 0) {
+      throw ValueError("correlate_direct: input strides must be multiples of the itemsize");
+    }
+  }
+  DeviceGuard guard(in.device());
+  NDArray out = empty_array(out_shape, in.dtype, 'C');
+  if (out.size() == 0) return out;
+  if (in.size() == 0 || w.size() == 0) {  // nothing to read: every output is a sum of fills
+    throw ValueError("correlate_direct: empty operand");
+  }
+  const cudaStream_t stream = stream_for(in);
+  dispatch_dtype(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+      T f;
+      std::memcpy(&f, fill, sizeof(T));
+      if (nd == 1 && boundary == ConvBoundary::Fill) {
+        launch_1d<T>(in, w, out, pad[0], f, stream);
+        return;
+      }
+      Conv2DArgs a{};
+      a.in = in.data();
+      a.h = nd == 2 ? in.shape[0] : 1;
+      a.w = in.shape[nd - 1];
+      a.sy = nd == 2 ? in.strides[0] / in.itemsize() : 0;
+      a.sx = in.strides[nd - 1] / in.itemsize();
+      a.filt = w.data();
+      a.kh = nd == 2 ? int(w.shape[0]) : 1;
+      a.kw = int(w.shape[nd - 1]);
+      a.out = out.data();
+      a.oh = nd == 2 ? out_shape[0] : 1;
+      a.ow = out_shape[nd - 1];
+      a.py = nd == 2 ? pad[0] : 0;
+      a.px = pad[nd - 1];
+      a.boundary = boundary;
+      launch_2d<T>(a, f, stream);
+    }
+  });
+  return out;
+}
+
+}  // namespace gpuarr

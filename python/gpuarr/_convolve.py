@@ -1,0 +1,142 @@
+"""gpuarr.convolve / gpuarr.correlate (numpy.convolve / numpy.correlate on the device) and the
+direct-convolution helpers gpuarr.signal shares.
+
+Every direct convolution is one device kernel (cpp/ops/convolve_direct.cu) of the form
+``out[i] = sum_u w[u] * in_b(i + u - pad)`` per axis; this module prepares ``w`` (reversed
+for a convolution, conjugated for a complex correlation), the compute dtype (float32,
+float64, complex64 or complex128) and the per-axis plan (core/conv_plan.cpp).
+Integer inputs are computed in float64 and rounded back (exact while sums stay below 2**53).
+"""
+
+import numpy as _np
+
+import gpuarr as _ga
+from gpuarr import _core
+
+__all__ = ["convolve", "correlate"]
+
+# gpuarr.convolve/correlate of floating inputs switch from the direct kernel to cuFFT above
+# this filter length (integer inputs stay direct: exact). 1024 keeps the direct path on the
+# shared-memory kernel for every dtype (complex128 fits 1024 taps in 48 KiB).
+_NP_DIRECT_MAX_TAPS = 1024
+
+
+def _require_device(*arrays, where):
+    for x in arrays:
+        if not isinstance(x, _ga.ndarray):
+            raise TypeError(
+                f"Unsupported type {type(x)}: {where} needs gpuarr arrays "
+                "(no implicit host-to-device copies); move host data to the device with "
+                "gpuarr.asarray")
+
+
+def _compute_dtype(rt):
+    rt = _np.dtype(rt)
+    if rt.kind == "c":
+        return rt
+    if rt in (_np.float16, _np.float32):
+        return _np.dtype(_np.float32)
+    return _np.dtype(_np.float64)
+
+
+def _reversed(x):
+    return x[(slice(None, None, -1),) * x.ndim]
+
+
+def _direct(x, w, plans, boundary, fillvalue, rt):
+    """The direct kernel over 1-d or 2-d ``x`` with the prepared filter ``w``; ``plans`` is
+    one (out_len, pad) per axis; the result has dtype ``rt``."""
+    rt = _np.dtype(rt)
+    cdt = _compute_dtype(rt)
+    out_shape = tuple(int(p[0]) for p in plans)
+    pads = tuple(int(p[1]) for p in plans)
+    if any(s == 0 for s in out_shape) or x.size == 0 or w.size == 0:
+        return _ga.zeros(out_shape, dtype=rt)
+    if x.dtype != cdt:
+        x = x.astype(cdt)
+    w = _ga.array(w, dtype=cdt, order="C", copy=True)
+    fill = _np.asarray(fillvalue).astype(cdt).tobytes()
+    out = _core._correlate_direct(x, w, out_shape, pads, boundary, fill)
+    if out.dtype != rt:
+        if rt.kind in "iu":
+            out = _ga.rint(out)
+        out = out.astype(rt)
+    return out
+
+
+def _np_correlate(a, v, mode, conj, where):
+    """NumPy's multiarray.correlate(2): 1-d, swap when v is longer, 'same' centred k//2."""
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if v.ndim == 0:
+        v = v.reshape(1)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    mode = _np_mode(mode)
+    if conj:
+        if a.shape[0] == 0:
+            raise ValueError("first array argument cannot be empty")
+        if v.shape[0] == 0:
+            raise ValueError("second array argument cannot be empty")
+    rt = _np.result_type(a.dtype, v.dtype)
+    if conj and v.dtype.kind == "c":
+        v = _ga.conjugate(v)
+    if v.shape[0] > a.shape[0]:
+        # NumPy correlates the swapped pair and reverses the result.
+        x, w, rev = v, a, True
+    else:
+        x, w, rev = a, v, False
+    plan = _core._conv_axis_plan(x.shape[0], w.shape[0], mode, False, True)
+    if rt.kind in "fc" and w.shape[0] > _NP_DIRECT_MAX_TAPS:
+        # Long filters: through cuFFT as CuPy does (the direct kernel is O(n*k)); equal to
+        # NumPy's result up to rounding. out[i] = full_convolution(x, w[::-1])[i + k-1-pad].
+        from gpuarr.signal import fftconvolve
+        full = fftconvolve(x, _reversed(w), "full")
+        start = w.shape[0] - 1 - int(plan[1])
+        out = full[start:start + int(plan[0])]
+        if out.dtype != rt:
+            out = out.astype(rt)
+    else:
+        out = _direct(x, w, [plan], 0, 0, rt)
+    return _reversed(out) if rev else out
+
+
+_INT_MODES = {0: "valid", 1: "same", 2: "full"}
+
+
+def _np_mode(mode):
+    """NumPy's convolve/correlate mode converter: the three names or 0/1/2, its messages."""
+    if isinstance(mode, str):
+        if mode in ("valid", "same", "full"):
+            return mode
+        if mode[:1].lower() in ("v", "s", "f"):
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if isinstance(mode, (int, _np.integer)):
+        if 0 <= mode <= 2:
+            return _INT_MODES[int(mode)]
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+    raise TypeError("convolve/correlate mode not understood")
+
+
+def convolve(a, v, mode="full"):
+    """Discrete linear convolution of two 1-d arrays (numpy.convolve), on the device."""
+    _require_device(a, v, where="gpuarr.convolve")
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if v.ndim == 0:
+        v = v.reshape(1)
+    if a.ndim == 1 and v.ndim == 1:
+        if a.shape[0] == 0:
+            raise ValueError("a cannot be empty")
+        if v.shape[0] == 0:
+            raise ValueError("v cannot be empty")
+        if v.shape[0] > a.shape[0]:
+            a, v = v, a
+    return _np_correlate(a, _reversed(v) if v.ndim == 1 else v, mode, False, "convolve")
+
+
+def correlate(a, v, mode="valid"):
+    """Cross-correlation of two 1-d arrays (numpy.correlate: the second is conjugated)."""
+    _require_device(a, v, where="gpuarr.correlate")
+    return _np_correlate(a, v, mode, True, "correlate")

@@ -1,0 +1,426 @@
+"""gpuarr.fft: discrete Fourier transforms on the GPU (cuFFT), with numpy.fft's API.
+
+Result dtypes follow NumPy 2: float16/float32/complex64 inputs compute in single precision
+(complex64 results), everything else in double precision (complex128); the real outputs of
+irfft/hfft keep the input's real precision (float16 -> float16 as NumPy). Each 1-d transform
+moves its axis last, pads with zeros or truncates to ``n``, and runs one batched cuFFT plan
+(plans are cached per device, type, length and batch) on the current stream.
+Inputs must be gpuarr arrays (TypeError otherwise, as CuPy): move host data with
+``gpuarr.asarray``.
+"""
+
+import operator
+import warnings
+
+import numpy as _np
+
+import gpuarr as _ga
+from gpuarr import _core
+
+__all__ = [
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
+    "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+]
+
+_SWAP_DIRECTION_MAP = {"backward": "forward", None: "forward",
+                       "ortho": "ortho", "forward": "backward"}
+
+
+def _swap_direction(norm):
+    try:
+        return _SWAP_DIRECTION_MAP[norm]
+    except KeyError:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", '
+                         '"ortho" or "forward".') from None
+
+
+def _check_array(a):
+    if not isinstance(a, _ga.ndarray):
+        raise TypeError(
+            f"Unsupported type {type(a)}: gpuarr.fft needs a gpuarr.ndarray; "
+            "move host data to the device with gpuarr.asarray")
+    return a
+
+
+def _single(dt):
+    return dt in (_np.float16, _np.float32, _np.complex64)
+
+
+def _complex_dtype(dt):
+    """result_type(dt, 1j): the complex dtype a transform of ``dt`` computes in."""
+    return _np.dtype(_np.complex64) if _single(dt) else _np.dtype(_np.complex128)
+
+
+def _real_out_dtype(dt):
+    """result_type(dt.real, 1.0): NumPy's real output dtype (float16 stays float16)."""
+    if dt == _np.float16:
+        return _np.dtype(_np.float16)
+    return _np.dtype(_np.float32) if _single(dt) else _np.dtype(_np.float64)
+
+
+def _norm_factor(norm, n, is_forward, dtype=_np.float64):
+    """NumPy's factor, computed as NumPy does in result_type(dtype.real, 1.0) (float16
+    inputs get a float16 factor)."""
+    if not is_forward:
+        norm = _swap_direction(norm)
+    real_dtype = _real_out_dtype(_np.dtype(dtype))
+    if norm is None or norm == "backward":
+        return 1.0
+    if norm == "ortho":
+        return float(_np.reciprocal(_np.sqrt(n, dtype=real_dtype)))
+    if norm == "forward":
+        return float(_np.reciprocal(n, dtype=real_dtype))
+    raise ValueError(f'Invalid norm value {norm}; should be "backward",'
+                     '"ortho" or "forward".')
+
+
+def _fit_last(x, m, dtype):
+    """x (axis last) cut or zero-padded to m along the last axis, as a C-contiguous array of
+    ``dtype``; also says whether the result is a fresh buffer (safe to transform in place)."""
+    length = x.shape[-1]
+    if length < m:
+        z = _ga.zeros(x.shape[:-1] + (m,), dtype=dtype)
+        z[..., :length] = x
+        return z, True
+    if length > m:
+        x = x[..., :m]
+    if x.dtype != dtype or not x.flags.c_contiguous:
+        return _ga.array(x, dtype=dtype, order="C", copy=True), True
+    return x, False
+
+
+def _scale(y, fct):
+    if fct != 1.0:
+        rdt = _np.float32 if y.dtype in (_np.complex64, _np.float32) else _np.float64
+        _ga.multiply(y, rdt(fct), out=y)
+    return y
+
+
+# Length-1 transforms are identities (copies); they skip cuFFT, whose size-1 plans we do not
+# rely on.
+def _exec_r2c(x, n):
+    if n == 1:
+        cdt = _np.complex64 if x.dtype == _np.float32 else _np.complex128
+        return _ga.array(x, dtype=cdt, order="C", copy=True)
+    return _core._fft_r2c(x, 1)
+
+
+def _exec_c2r(x, n):
+    if n == 1:
+        rdt = _np.float32 if x.dtype == _np.complex64 else _np.float64
+        return _ga.array(_ga.real(x), dtype=rdt, order="C", copy=True)
+    return _core._fft_c2r(x, n)
+
+
+def _exec_c2c(x, forward, fresh):
+    if x.shape[-1] == 1:
+        return x if fresh else _ga.array(x, order="C", copy=True)
+    return _core._fft_c2c(x, forward, fresh, 1)
+
+
+def _raw_fft(a, n, axis, is_real, is_forward, norm):
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    fct = _norm_factor(norm, n, is_forward, a.dtype)
+    axis = _np_normalize_axis(axis, a.ndim)
+    x = _ga.moveaxis(a, axis, -1) if axis != a.ndim - 1 else a
+    if is_real and is_forward:
+        if a.dtype.kind == "c":
+            raise TypeError("ufunc 'rfft' not supported for complex input; "
+                            "take the real part first")
+        rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
+        x, _ = _fit_last(x, n, rdt)
+        y = _exec_r2c(x, n)
+        _scale(y, fct)
+    elif is_real:
+        cdt = _complex_dtype(a.dtype)
+        x, fresh = _fit_last(x, n // 2 + 1, cdt)
+        if not fresh:
+            x = _ga.array(x, copy=True)
+        # The imaginary parts of the DC (and, for even n, Nyquist) bins do not enter a real
+        # signal: NumPy's pocketfft ignores them; cuFFT's C2R need not, so zero them.
+        x[..., 0] = _ga.real(x[..., 0])
+        if n % 2 == 0 and x.shape[-1] == n // 2 + 1:
+            x[..., n // 2] = _ga.real(x[..., n // 2])
+        y = _exec_c2r(x, n)
+        _scale(y, fct)
+        out_dt = _real_out_dtype(a.dtype)
+        if y.dtype != out_dt:
+            y = y.astype(out_dt)
+    else:
+        cdt = _complex_dtype(a.dtype)
+        x, fresh = _fit_last(x, n, cdt)
+        y = _exec_c2c(x, is_forward, fresh)
+        _scale(y, fct)
+    return _ga.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y
+
+
+def _np_normalize_axis(axis, ndim):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
+    if not -ndim <= axis < ndim:
+        raise _np.exceptions.AxisError(axis, ndim)
+    return axis % ndim
+
+
+def _check_n(n):
+    if n is None:
+        return None
+    return operator.index(n)
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """1-d discrete Fourier transform (numpy.fft.fft)."""
+    _check_array(a)
+    _no_out(out)
+    if n is None:
+        n = a.shape[_np_normalize_axis(axis, a.ndim)]
+    return _raw_fft(a, _check_n(n), axis, False, True, norm)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    """1-d inverse discrete Fourier transform (numpy.fft.ifft)."""
+    _check_array(a)
+    _no_out(out)
+    if n is None:
+        n = a.shape[_np_normalize_axis(axis, a.ndim)]
+    return _raw_fft(a, _check_n(n), axis, False, False, norm)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """1-d transform of real input, the n//2+1 non-negative frequencies (numpy.fft.rfft)."""
+    _check_array(a)
+    _no_out(out)
+    if n is None:
+        n = a.shape[_np_normalize_axis(axis, a.ndim)]
+    return _raw_fft(a, _check_n(n), axis, True, True, norm)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of rfft (numpy.fft.irfft): n real points, default 2*(m-1)."""
+    _check_array(a)
+    _no_out(out)
+    if n is None:
+        n = (a.shape[_np_normalize_axis(axis, a.ndim)] - 1) * 2
+    return _raw_fft(a, _check_n(n), axis, True, False, norm)
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """Transform of a Hermitian-symmetric signal (numpy.fft.hfft)."""
+    _check_array(a)
+    _no_out(out)
+    if n is None:
+        n = (a.shape[_np_normalize_axis(axis, a.ndim)] - 1) * 2
+    new_norm = _swap_direction(norm)
+    return irfft(_ga.conjugate(a), n, axis, norm=new_norm)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of hfft (numpy.fft.ihfft)."""
+    _check_array(a)
+    _no_out(out)
+    new_norm = _swap_direction(norm)
+    r = rfft(a, n, axis, norm=new_norm)
+    return _ga.conjugate(r, out=r)
+
+
+def _no_out(out):
+    if out is not None:
+        raise NotImplementedError("gpuarr.fft: the out argument is not supported yet")
+
+
+def _cook_nd_args(a, s=None, axes=None, invreal=0):
+    if s is None:
+        shapeless = True
+        if axes is None:
+            s = list(a.shape)
+        else:
+            s = [a.shape[_np_normalize_axis(ax, a.ndim)] for ax in axes]
+    else:
+        shapeless = False
+    s = list(s)
+    if axes is None:
+        if not shapeless:
+            msg = ("`axes` should not be `None` if `s` is not `None` "
+                   "(Deprecated in NumPy 2.0). In a future version of NumPy, "
+                   "this will raise an error and `s[i]` will correspond to "
+                   "the size along the transformed axis specified by "
+                   "`axes[i]`. To retain current behaviour, pass a sequence "
+                   "[0, ..., k-1] to `axes` for an array of dimension k.")
+            warnings.warn(msg, DeprecationWarning, stacklevel=3)
+        axes = list(range(-len(s), 0))
+    axes = list(axes)
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if invreal and shapeless:
+        s[-1] = (a.shape[_np_normalize_axis(axes[-1], a.ndim)] - 1) * 2
+    if None in s:
+        msg = ("Passing an array containing `None` values to `s` is "
+               "deprecated in NumPy 2.0 and will raise an error in "
+               "a future version of NumPy. To use the default behaviour "
+               "of the corresponding 1-D transform, pass the value matching "
+               "the default for its `n` parameter. To use the default "
+               "behaviour for every axis, the `s` argument can be omitted.")
+        warnings.warn(msg, DeprecationWarning, stacklevel=3)
+    s = [a.shape[_np_normalize_axis(_a, a.ndim)] if _s == -1 else _s for _s, _a in zip(s, axes)]
+    return s, axes
+
+
+def _trailing_plan(a, s, axes, real_last):
+    """{dim: n} when ``axes`` are the last k (1 to 3) distinct dims, every n >= 2 (and, for
+    a real transform, axes[-1] is the last dim): one rank-k cuFFT plan does the whole
+    transform. None otherwise (the per-axis loop, with NumPy's errors)."""
+    k = len(axes)
+    if not 1 <= k <= 3 or a.ndim < k:
+        return None
+    try:
+        dims = [_np_normalize_axis(ax, a.ndim) for ax in axes]
+        sizes = [operator.index(n) for n in s]
+    except (TypeError, IndexError, ValueError):
+        return None
+    if sorted(dims) != list(range(a.ndim - k, a.ndim)) or min(sizes) < 2:
+        return None
+    if real_last and dims[-1] != a.ndim - 1:
+        return None
+    return dict(zip(dims, sizes))
+
+
+def _fit_dims(x, sizes, dtype):
+    """x cut or zero-padded to ``sizes`` ({dim: n}) as a C-contiguous array of ``dtype``, and
+    whether it is a fresh buffer."""
+    cut = tuple(slice(0, min(x.shape[d], sizes.get(d, x.shape[d]))) for d in range(x.ndim))
+    x = x[cut]
+    shape = tuple(sizes.get(d, x.shape[d]) for d in range(x.ndim))
+    if shape != x.shape:
+        z = _ga.zeros(shape, dtype=dtype)
+        z[tuple(slice(0, n) for n in x.shape)] = x
+        return z, True
+    if x.dtype != dtype or not x.flags.c_contiguous:
+        return _ga.array(x, dtype=dtype, order="C", copy=True), True
+    return x, False
+
+
+def _nd_factor(norm, sizes, is_forward, dtype):
+    """The product of NumPy's per-axis factors: its loop transforms axes[-1] first (factor in
+    the input's precision), the others on the complex result."""
+    ns = list(sizes.values())
+    fct = _norm_factor(norm, ns[-1], is_forward, dtype)
+    for n in ns[:-1]:
+        fct *= _norm_factor(norm, n, is_forward, _complex_dtype(_np.dtype(dtype)))
+    return fct
+
+
+def _raw_fftnd(a, s, axes, function, norm):
+    s, axes = _cook_nd_args(a, s, axes)
+    plan = _trailing_plan(a, s, axes, False)
+    if plan is not None:
+        forward = function is fft
+        fct = _nd_factor(norm, plan, forward, a.dtype)
+        x, fresh = _fit_dims(a, plan, _complex_dtype(a.dtype))
+        return _scale(_core._fft_c2c(x, forward, fresh, len(plan)), fct)
+    for ii in reversed(range(len(axes))):
+        a = function(a, n=s[ii], axis=axes[ii], norm=norm)
+    return a
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """N-d discrete Fourier transform (numpy.fft.fftn)."""
+    _check_array(a)
+    _no_out(out)
+    return _raw_fftnd(a, s, axes, fft, norm)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    """N-d inverse discrete Fourier transform (numpy.fft.ifftn)."""
+    _check_array(a)
+    _no_out(out)
+    return _raw_fftnd(a, s, axes, ifft, norm)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """2-d discrete Fourier transform (numpy.fft.fft2)."""
+    return fftn(a, s, axes, norm, out)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """2-d inverse discrete Fourier transform (numpy.fft.ifft2)."""
+    return ifftn(a, s, axes, norm, out)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """N-d transform of real input (numpy.fft.rfftn)."""
+    _check_array(a)
+    _no_out(out)
+    s, axes = _cook_nd_args(a, s, axes)
+    plan = _trailing_plan(a, s, axes, True) if a.dtype.kind != "c" else None
+    if plan is not None:
+        fct = _nd_factor(norm, plan, True, a.dtype)
+        rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
+        x, _ = _fit_dims(a, plan, rdt)
+        return _scale(_core._fft_r2c(x, len(plan)), fct)
+    a = rfft(a, s[-1], axes[-1], norm)
+    for ii in range(len(axes) - 2, -1, -1):
+        a = fft(a, s[ii], axes[ii], norm)
+    return a
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """2-d transform of real input (numpy.fft.rfft2)."""
+    return rfftn(a, s, axes, norm, out)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """Inverse of rfftn (numpy.fft.irfftn)."""
+    _check_array(a)
+    _no_out(out)
+    s, axes = _cook_nd_args(a, s, axes, invreal=1)
+    for ii in range(len(axes) - 1):
+        a = ifft(a, s[ii], axes[ii], norm)
+    return irfft(a, s[-1], axes[-1], norm)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Inverse of rfft2 (numpy.fft.irfft2)."""
+    return irfftn(a, s, axes, norm, out)
+
+
+def fftfreq(n, d=1.0, *, device=None):
+    """Sample frequencies of fft (numpy.fft.fftfreq), float64 on the device."""
+    if not isinstance(n, (int, _np.integer)):
+        raise ValueError("n should be an integer")
+    return _ga.asarray(_np.fft.fftfreq(n, d))
+
+
+def rfftfreq(n, d=1.0, *, device=None):
+    """Sample frequencies of rfft (numpy.fft.rfftfreq), float64 on the device."""
+    if not isinstance(n, (int, _np.integer)):
+        raise ValueError("n should be an integer")
+    return _ga.asarray(_np.fft.rfftfreq(n, d))
+
+
+def fftshift(x, axes=None):
+    """Moves the zero frequency to the centre (numpy.fft.fftshift)."""
+    x = _check_array(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+        shift = [dim // 2 for dim in x.shape]
+    elif isinstance(axes, (int, _np.integer)):
+        shift = x.shape[axes] // 2
+    else:
+        shift = [x.shape[ax] // 2 for ax in axes]
+    return _ga.roll(x, shift, axes)
+
+
+def ifftshift(x, axes=None):
+    """Inverse of fftshift (numpy.fft.ifftshift)."""
+    x = _check_array(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+        shift = [-(dim // 2) for dim in x.shape]
+    elif isinstance(axes, (int, _np.integer)):
+        shift = -(x.shape[axes] // 2)
+    else:
+        shift = [-(x.shape[ax] // 2) for ax in axes]
+    return _ga.roll(x, shift, axes)
