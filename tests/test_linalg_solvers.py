@@ -185,7 +185,7 @@ def test_inv_singular_raises(dt, batch):
     with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
         gpuarr.linalg.inv(gpuarr.asarray(a))
     with pytest.raises(gpuarr.linalg.LinAlgError, match="Singular matrix"):
-        gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.ones(batch + (3,), dtype=dt))
+        gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.ones(batch + (3, 1), dtype=dt))
 
 
 @gpu_test

@@ -418,7 +418,7 @@ py::object cai_import(py::handle obj) {
   Dims strides;
   py::object st = d.contains("strides") ? py::object(d["strides"]) : py::none();
   if (st.is_none()) {
-    strides = contiguous_strides(shape, itemsize(dtype), 'C');
+    strides = dense_strides(shape, itemsize(dtype), 'C');  // a view: NumPy keeps its strides
   } else {
     for (auto s : st.cast<py::tuple>()) strides.push_back(s.cast<int64_t>());
     if (strides.size() != shape.size()) {

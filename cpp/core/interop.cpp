@@ -79,7 +79,7 @@ Dims dl_strides_from_bytes(const Dims& byte_strides, int64_t itemsize) {
 }
 
 Dims byte_strides_from_dl(const Dims& shape, const int64_t* strides, int64_t itemsize) {
-  if (strides == nullptr) return contiguous_strides(shape, itemsize, 'C');
+  if (strides == nullptr) return dense_strides(shape, itemsize, 'C');
   Dims s(shape.size());
   for (size_t i = 0; i < s.size(); ++i) {
     int64_t b = 0;

@@ -40,7 +40,6 @@ std::string shape_str(const Dims& shape) {
   return s + ")";
 }
 
-namespace {
 // Strides as if every zero-length axis had length 1 (what NumPy's reshape produces).
 Dims dense_strides(const Dims& shape, int64_t itemsize, char order) {
   const size_t nd = shape.size();
@@ -59,7 +58,7 @@ Dims dense_strides(const Dims& shape, int64_t itemsize, char order) {
   }
   return strides;
 }
-}  // namespace
+
 
 Dims contiguous_strides(const Dims& shape, int64_t itemsize, char order) {
   // NumPy 2 gives fresh empty arrays all-zero strides.

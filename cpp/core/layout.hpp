@@ -29,6 +29,9 @@ std::string compact_shape_str(const Dims& shape);
 
 // Strides of a fresh array in 'C' or 'F' order.
 Dims contiguous_strides(const Dims& shape, int64_t itemsize, char order);
+// C/F strides as if every zero-length axis had length 1: the strides of a view (NumPy's
+// reshape, buffers taken from other libraries), where a fresh empty array has zeros.
+Dims dense_strides(const Dims& shape, int64_t itemsize, char order);
 
 // NumPy's contiguity flags: dimensions of size 1 are ignored, empty arrays are both.
 bool is_c_contiguous(const Dims& shape, const Dims& strides, int64_t itemsize);

@@ -140,7 +140,7 @@ SvdParts svd_jacobi_batched(const NDArray& a, bool full_matrices, bool compute_u
   SvdParts out;
   out.s = empty_array(s_shape, rt, 'C');
   NDArray ubuf, vbuf;
-  if (compute_uv) {
+  {  // gesvdjBatched writes U and V even for CUSOLVER_EIG_MODE_NOVECTOR: always give them
     Dims us = batch_shape(a), vs = batch_shape(a);
     us.push_back(m);
     us.push_back(m);
@@ -161,8 +161,8 @@ SvdParts svd_jacobi_batched(const NDArray& a, bool full_matrices, bool compute_u
     using R = typename RealOf<T>::type;
     T* A = reinterpret_cast<T*>(work.data());
     R* S = reinterpret_cast<R*>(out.s.data());
-    T* U = compute_uv ? reinterpret_cast<T*>(ubuf.data()) : nullptr;
-    T* V = compute_uv ? reinterpret_cast<T*>(vbuf.data()) : nullptr;
+    T* U = reinterpret_cast<T*>(ubuf.data());
+    T* V = reinterpret_cast<T*>(vbuf.data());
     int lwork = 0;
     GPUARR_CUSOLVER_CHECK(gesvdj_batched_buffer<T>(h.handle, jobz, static_cast<int>(m),
                                                    static_cast<int>(n), A, S, U, V, &lwork,
