@@ -30,10 +30,13 @@ def _hermitian_from(a, uplo):
     """The Hermitian matrix NumPy's eigh sees: the named triangle, mirrored."""
     a = a.astype(np.result_type(a.dtype, np.float32)) if a.dtype.kind in "biu" else a
     if uplo == "L":
-        lo = np.tril(a)
-        return lo + np.conj(np.swapaxes(np.tril(a, -1), -1, -2))
-    up = np.triu(a)
-    return up + np.conj(np.swapaxes(np.triu(a, 1), -1, -2))
+        h = np.tril(a) + np.conj(np.swapaxes(np.tril(a, -1), -1, -2))
+    else:
+        h = np.triu(a) + np.conj(np.swapaxes(np.triu(a, 1), -1, -2))
+    if h.dtype.kind == "c":  # LAPACK ignores the diagonal's imaginary parts
+        i = np.arange(h.shape[-1])
+        h[..., i, i] = h[..., i, i].real
+    return h
 
 
 def _routines():

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -266,6 +267,45 @@ void run_syevj_batched(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz,
   }
 }
 
+
+// Before cuSOLVER: per matrix of the column-major batch, whether the triangle it reads holds
+// a NaN or inf (cuSOLVER's Jacobi returns finite garbage there; NumPy gives NaN), and, for
+// complex input, the diagonal's imaginary parts set to 0 (LAPACK's heevd ignores them).
+template <class R, int C>
+__global__ void eigh_prepare_kernel(R* a, int64_t n, bool lower, int* bad) {
+  R* m = a + blockIdx.x * n * n * C;
+  int found = 0;
+  for (int64_t idx = threadIdx.x; idx < n * n; idx += blockDim.x) {
+    const int64_t r = idx % n, c = idx / n;
+    if (lower ? r < c : r > c) continue;
+#pragma unroll
+    for (int k = 0; k < C; ++k) found |= !isfinite(m[idx * C + k]);
+    if (C == 2 && r == c) m[idx * C + 1] = R(0);
+  }
+  found = __syncthreads_or(found);
+  if (threadIdx.x == 0) bad[blockIdx.x] = found;
+}
+
+// After cuSOLVER: NaN eigenvalues (and vectors) for the matrices flagged above.
+template <class R, int C>
+__global__ void eigh_poison_kernel(const int* bad, R* w, R* v, int64_t n) {
+  if (!bad[blockIdx.x]) return;
+  const R nan = R(NAN);
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) w[blockIdx.x * n + i] = nan;
+  if (v) {
+    for (int64_t i = threadIdx.x; i < n * n * C; i += blockDim.x) v[blockIdx.x * n * n * C + i] = nan;
+  }
+}
+
+template <class F> void with_real_layout(DType t, F&& f) {
+  switch (t) {
+    case DType::Float32: return f(float{}, std::integral_constant<int, 1>{});
+    case DType::Float64: return f(double{}, std::integral_constant<int, 1>{});
+    case DType::Complex64: return f(float{}, std::integral_constant<int, 2>{});
+    default: return f(double{}, std::integral_constant<int, 2>{});
+  }
+}
+
 }  // namespace
 
 bool xsyev_batched_available() {
@@ -345,9 +385,17 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   CusolverHandles h = cusolver_handle(stream);
   const cusolverEigMode_t jobz = compute_v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const cublasFillMode_t uplo = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-  auto info_mem = allocate_device_memory(sizeof(int) * size_t(batch));
+  auto info_mem = allocate_device_memory(sizeof(int) * size_t(2 * batch));
   int* info = static_cast<int*>(info_mem->ptr());
+  int* bad = info + batch;
   GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));
+  const unsigned grid_batch = static_cast<unsigned>(batch);  // batch < 2**31 matrices
+  with_real_layout(ct, [&](auto r, auto c) {
+    using R = decltype(r);
+    eigh_prepare_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
+        reinterpret_cast<R*>(cm.data()), n, lower, bad);
+    check_launch("eigh_prepare_kernel");
+  });
   const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wt);
   std::vector<char> host_ws;
   std::shared_ptr<Memory> dev_ws;
@@ -393,6 +441,13 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
                                              ws.first, host_ws.data(), ws.second, info + b));
     }
   }
+  with_real_layout(ct, [&](auto r, auto c) {
+    using R = decltype(r);
+    eigh_poison_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
+        bad, reinterpret_cast<R*>(w.data()),
+        compute_v ? reinterpret_cast<R*>(cm.data()) : nullptr, n);
+    check_launch("eigh_poison_kernel");
+  });
   // One small readback: any nonzero info (also waits for the host workspace's last use).
   res.failed = any_info_nonzero(info, batch, stream);
   res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
