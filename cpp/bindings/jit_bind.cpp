@@ -3,7 +3,14 @@
 // of the kernel's parameter (int -> int8..int64, float -> float16/32/64, complex ->
 // complex64/128) when the runtime reports parameter sizes; NumPy scalars keep their exact
 // dtype and must match the parameter's size.
+#include <cuda_profiler_api.h>
 #include <pybind11/stl.h>
+#if __has_include(<nvtx3/nvToolsExt.h>)
+#include <nvtx3/nvToolsExt.h>
+#define GPUARR_HAVE_NVTX 1
+#else
+#define GPUARR_HAVE_NVTX 0
+#endif
 
 #include <string>
 #include <vector>
@@ -144,6 +151,7 @@ py::object elementwise(const std::shared_ptr<JitModule>& mod, const std::string&
         j.array = as_array(v).a;
         break;
       case 'o':
+      case 'R':
         j.dtype = dtype_from_py(v);
         break;
       case 's':
@@ -157,7 +165,7 @@ py::object elementwise(const std::shared_ptr<JitModule>& mod, const std::string&
   size_t oi = 0;
   py::tuple res(outs.size());
   for (size_t i = 0; i < kinds.size(); ++i) {
-    if (kinds[i] == 'o') {
+    if (kinds[i] == 'o' || kinds[i] == 'R') {
       res[oi] = make_owner(outs[oi]);
       ++oi;
     } else if (kinds[i] == 'O') {
@@ -217,6 +225,24 @@ GPUARR_BINDINGS(200) {
   m.def("_jit_cache_dir", &jit_cache_dir);
   m.def("_jit_clear_memory_cache", &clear_jit_memory_cache);
   m.def("_nvrtc_version", &nvrtc_version);
+  m.def("_nvtx_push", [](const std::string& msg) {
+#if GPUARR_HAVE_NVTX
+    nvtxRangePushA(msg.c_str());
+#endif
+  });
+  m.def("_nvtx_pop", [] {
+#if GPUARR_HAVE_NVTX
+    nvtxRangePop();
+#endif
+  });
+  m.def("_profiler_start", [] {
+    require_device();
+    GPUARR_CUDA_CHECK(cudaProfilerStart());
+  });
+  m.def("_profiler_stop", [] {
+    require_device();
+    GPUARR_CUDA_CHECK(cudaProfilerStop());
+  });
   m.def("_jit_max_dims", [] { return kJitMaxDims; });
 }
 

@@ -43,11 +43,16 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
   std::vector<NDArray> outs;
   std::vector<Dims> strides;     // per indexed operand, broadcast to shape
   std::vector<size_t> indexed;   // arg positions of indexed operands
+  bool reduction = false;        // an 'R' output: one block reduces everything
   for (size_t i = 0; i < args.size(); ++i) {
     auto& a = args[i];
     if (a.kind == 'o') {
       a.array = empty_array(shape, a.dtype, 'C');
       outs.push_back(a.array);
+    } else if (a.kind == 'R') {
+      a.array = empty_array(Dims{}, a.dtype, 'C');
+      outs.push_back(a.array);
+      reduction = true;
     } else if (a.kind == 'O') {
       outs.push_back(a.array);
     }
@@ -58,7 +63,7 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
     }
   }
   const int64_t n = shape_size(shape);
-  if (n == 0) return outs;
+  if (n == 0 && !reduction) return outs;
 
   Dims cshape = shape;
   coalesce_dims(cshape, strides);
@@ -118,6 +123,10 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
       case 's':
         argp.push_back(a.bytes.data());
         break;
+      case 'R':
+        ptrs[i] = a.array.data();
+        argp.push_back(&ptrs[i]);
+        break;
       default:
         throw ValueError(std::string("bad JIT argument kind ") + a.kind);
     }
@@ -127,8 +136,11 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
     throw TypeError("generated kernel " + name + " takes " +
                     std::to_string(f.param_sizes.size()) + " parameters, launcher packed " +
                     std::to_string(argp.size()));
-  constexpr int64_t kBlock = 256;
-  const int64_t blocks = std::min<int64_t>((n + kBlock - 1) / kBlock, int64_t(1) << 20);
+  // Reductions: one block of kReduceBlock threads (the generated code's shared arrays).
+  constexpr int64_t kReduceBlock = 512;
+  const int64_t kBlock = reduction ? kReduceBlock : 256;
+  const int64_t blocks =
+      reduction ? 1 : std::min<int64_t>((n + kBlock - 1) / kBlock, int64_t(1) << 20);
   cudaStream_t stream = current_stream_handle(current_device());
   GPUARR_CUDA_CHECK(cudaLaunchKernel(f.func(), dim3(static_cast<unsigned>(blocks)),
                                      dim3(kBlock), argp.data(), 0, stream));

@@ -19,7 +19,8 @@ constexpr int kJitMaxDims = 16;
 //  'a' input array indexed elementwise (broadcast to the launch shape),
 //  'o' output to allocate (C order, `dtype`), 'O' given output (its shape is the launch
 //  shape), 'r' raw array (pointer + ga_raw_info: size, ndim, shape, byte strides),
-//  's' scalar passed by value (`bytes`).
+//  's' scalar passed by value (`bytes`), 'R' reduction output (a new 0-d array of
+//  `dtype`, pointer only; the kernel runs as one block of 512 threads, also for n == 0).
 struct JitArg {
   char kind = 'a';
   NDArray array;

@@ -42,6 +42,9 @@ from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, c
 from gpuarr import linalg
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
+from gpuarr._kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: E402
+from gpuarr._fusion import fuse  # noqa: E402
+from gpuarr import profiler  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -77,4 +80,5 @@ __all__ = [
     "linalg",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
+    "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "fuse", "profiler",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__
