@@ -31,6 +31,10 @@ class _Unfusable(Exception):
     pass
 
 
+# No FMA contraction across the fused operations: eager ops round after each ufunc.
+FUSE_OPTIONS = ("--fmad=false",)
+
+
 # ------------------------------------------------------------------------------------
 # C expressions per ufunc. ``a``/``b`` are the operands converted to the loop's compute
 # type ``T`` (float for float16 loops); the result is converted to the loop's output type.
@@ -652,7 +656,7 @@ class Fusion:
             kname, src, kinds, out_vals, single = self.trace(list(key))
         except _Unfusable as e:
             return self._eager(str(e))
-        mod = _core._jit_module(src, [], [])
+        mod = _core._jit_module(src, list(FUSE_OPTIONS), [])
         launch = _core._jit_elementwise
         packers = []
         for a in args:
