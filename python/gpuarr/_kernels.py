@@ -109,6 +109,23 @@ class RawModule:
         return RawKernel(self.code, name, self.options, _module=self)
 
 
+def _count_params(code, name):
+    """The parameter count of ``__global__ void name(...)`` in ``code``, or None."""
+    m = re.search(r"__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?"
+                  + re.escape(name) + r"\s*\(([^)]*)\)", code)
+    if m is None:
+        return None
+    inner = m.group(1).strip()
+    if not inner or inner == "void":
+        return 0
+    depth, count = 0, 1
+    for ch in inner:
+        depth += ch == "<"
+        depth -= ch == ">"
+        count += ch == "," and depth == 0
+    return count
+
+
 class RawKernel:
     """A kernel ``name`` from CUDA source ``code`` (CuPy's ``cupy.RawKernel``).
 
@@ -132,10 +149,21 @@ class RawKernel:
         if k is None:
             k = self._raw_module._module().get_function(self.name)
             self._kernels[dev] = k
+            # Where the runtime cannot report parameter sizes, count the parameters in
+            # the source so that a wrong argument count is still a TypeError.
+            self._nparams = None if k.param_sizes is not None else _count_params(
+                self.code, self.name)
         return k
 
+    _nparams = None
+
     def __call__(self, grid, block, args, *, shared_mem=0):
-        self._kernel().launch(grid, block, args, shared_mem)
+        k = self._kernel()
+        if self._nparams is not None and isinstance(args, (tuple, list)) and \
+                len(args) != self._nparams:
+            raise TypeError("kernel %s() takes %d arguments (%d given)"
+                            % (self.name, self._nparams, len(args)))
+        k.launch(grid, block, args, shared_mem)
 
     def compile(self, log_stream=None):
         self._kernel()
@@ -358,8 +386,10 @@ class ElementwiseKernel:
                                      self.after_loop)
             mod = _core._jit_module(src, list(self.options), [])
             self._cache[key] = mod
-        outs = _core._jit_elementwise(mod, self.name, vals, "".join(kinds),
-                                      -1 if size is None else int(size))
+        new = iter(_core._jit_elementwise(mod, self.name, vals, "".join(kinds),
+                                          -1 if size is None else int(size)))
+        # The C++ launcher returns the indexed outputs; raw outputs are the arrays given.
+        outs = [next(new) if kinds[j] in "oO" else vals[j] for j in range(self.nin, self.nargs)]
         if self.no_return:
             return None
         if self.nout == 1 and not self.return_tuple:
