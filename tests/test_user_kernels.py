@@ -211,3 +211,54 @@ def test_count_params_from_source():
     assert _kernels._count_params('extern "C" __global__ void f() {}', "f") == 0
     assert _kernels._count_params('__global__ void g(Pair<int, float> p, int n) {}', "g") == 2
     assert _kernels._count_params(VECTOR_ADD, "other") is None
+
+
+# ---------------------------------------------------------------- ReductionKernel
+
+L2NORM = dict(in_params="T x", out_params="T y", map_expr="x * x", reduce_expr="a + b",
+              post_map_expr="y = sqrt(a)", identity="0", name="l2norm")
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("kinds", ["r", "s"])
+def test_reduction_source_compiles(dt, kinds):
+    k = gpuarr.ReductionKernel(**L2NORM)
+    src = _kernels.reduction_source("l2norm", k.in_params, k.out_params[0], kinds,
+                                    [np.dtype(dt)], np.dtype(dt), k.map_expr, k.reduce_expr,
+                                    k.post_map_expr, k.identity, _kernels.ctype(dt))
+    cubin, log = _core._jit_check_compile(src, ARCH)
+    assert cubin, log
+    src = _kernels.reduction_source("mx", k.in_params, k.out_params[0], kinds,
+                                    [np.dtype(dt)], np.dtype(dt), "x", "a > b ? a : b",
+                                    "y = a", None, _kernels.ctype(dt))
+    assert _core._jit_check_compile(src, ARCH)[0]
+
+
+@gpu_test
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (1, True), ((0, 2), False),
+                                           (-1, False), ((), False)])
+def test_reduction_kernel_axes(rng, axis, keepdims):
+    k = gpuarr.ReductionKernel(**L2NORM)
+    x = random_array(rng, (5, 300, 7), "float64")
+    got = k(gpuarr.asarray(x), axis=axis, keepdims=keepdims)
+    want = np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+    assert got.shape == want.shape and got.dtype == np.float64
+    np.testing.assert_allclose(gpuarr.asnumpy(got), want, rtol=1e-12)
+
+
+@gpu_test
+def test_reduction_kernel_views_broadcast_empty(rng):
+    dot = gpuarr.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "dotk")
+    x = random_array(rng, (40, 30), "float32")
+    y = random_array(rng, (30,), "float32")
+    got = dot(gpuarr.asarray(x)[::-1, ::2], gpuarr.asarray(y)[::2], axis=1)
+    np.testing.assert_allclose(gpuarr.asnumpy(got), (x[::-1, ::2] * y[::2]).sum(axis=1), rtol=1e-4)
+    empty = gpuarr.asarray(np.zeros((0, 3), np.float32))
+    np.testing.assert_array_equal(gpuarr.asnumpy(dot(empty, empty, axis=0)), np.zeros(3, np.float32))
+    mx = gpuarr.ReductionKernel("T x", "T y", "x", "a > b ? a : b", "y = a", None, "mx")
+    with pytest.raises(ValueError):
+        mx(empty, axis=0)
+    xi = random_array(rng, (1000,), "int32")
+    np.testing.assert_array_equal(gpuarr.asnumpy(mx(gpuarr.asarray(xi))), xi.max())
+    out = gpuarr.empty((40,), dtype=np.float32)
+    assert dot(gpuarr.asarray(x), gpuarr.asarray(y), out, axis=1) is out

@@ -136,7 +136,8 @@ void raw_launch(const JitKernelHandle& k, py::handle grid, py::handle block, py:
 }
 
 py::object elementwise(const std::shared_ptr<JitModule>& mod, const std::string& name,
-                       py::list args, const std::string& kinds, int64_t size) {
+                       py::list args, const std::string& kinds, int64_t size,
+                       int block_per_element) {
   if (args.size() != kinds.size()) throw ValueError("args and kinds differ in length");
   std::vector<JitArg> jargs(kinds.size());
   for (size_t i = 0; i < kinds.size(); ++i) {
@@ -161,7 +162,7 @@ py::object elementwise(const std::shared_ptr<JitModule>& mod, const std::string&
         throw ValueError("bad JIT argument kind");
     }
   }
-  std::vector<NDArray> outs = launch_jit_elementwise(*mod, name, jargs, size);
+  std::vector<NDArray> outs = launch_jit_elementwise(*mod, name, jargs, size, block_per_element);
   size_t oi = 0;
   py::tuple res(outs.size());
   for (size_t i = 0; i < kinds.size(); ++i) {
@@ -220,7 +221,7 @@ GPUARR_BINDINGS(200) {
     return py::make_tuple(p.cubin, p.log);
   }, py::arg("source"), py::arg("options") = std::vector<std::string>{});
   m.def("_jit_elementwise", &elementwise, py::arg("module"), py::arg("name"), py::arg("args"),
-        py::arg("kinds"), py::arg("size") = -1);
+        py::arg("kinds"), py::arg("size") = -1, py::arg("block_per_element") = 0);
   m.def("_jit_compile_count", &jit_compile_count);
   m.def("_jit_cache_dir", &jit_cache_dir);
   m.def("_jit_clear_memory_cache", &clear_jit_memory_cache);

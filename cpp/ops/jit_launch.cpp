@@ -15,7 +15,8 @@ static_assert(sizeof(JitShape) == 8 + 8 * kJitMaxDims, "ga_shape layout");
 static_assert(sizeof(JitRawInfo) == 16 + 16 * kJitMaxDims, "ga_raw_info layout");
 
 std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& name,
-                                            std::vector<JitArg>& args, int64_t size) {
+                                            std::vector<JitArg>& args, int64_t size,
+                                            int block_per_element) {
   // The launch shape: the given outputs' shape, else the inputs' broadcast shape.
   std::vector<Dims> in_shapes;
   const Dims* out_shape = nullptr;
@@ -138,9 +139,13 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
                     std::to_string(argp.size()));
   // Reductions: one block of kReduceBlock threads (the generated code's shared arrays).
   constexpr int64_t kReduceBlock = 512;
-  const int64_t kBlock = reduction ? kReduceBlock : 256;
-  const int64_t blocks =
+  int64_t kBlock = reduction ? kReduceBlock : 256;
+  int64_t blocks =
       reduction ? 1 : std::min<int64_t>((n + kBlock - 1) / kBlock, int64_t(1) << 20);
+  if (block_per_element > 0) {
+    kBlock = block_per_element;
+    blocks = std::min<int64_t>(n, int64_t(1) << 20);
+  }
   cudaStream_t stream = current_stream_handle(current_device());
   GPUARR_CUDA_CHECK(cudaLaunchKernel(f.func(), dim3(static_cast<unsigned>(blocks)),
                                      dim3(kBlock), argp.data(), 0, stream));

@@ -31,8 +31,11 @@ struct JitArg {
 // Launches `name`_c (all indexed operands contiguous after coalescing) or `name`_s
 // (strided) with grid-stride loops. `size` (>= 0) gives the launch size when no indexed
 // operand exists. Returns the outputs ('o' and 'O' in order).
+// `block_per_element` > 0: one block of that many threads per element of the launch shape
+// (grid-stride over blocks), for kernels that reduce per output (ReductionKernel).
 std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& name,
-                                            std::vector<JitArg>& args, int64_t size);
+                                            std::vector<JitArg>& args, int64_t size,
+                                            int block_per_element = 0);
 
 // The byte layout the generated kernels expect (checked by static_assert in the .cpp).
 struct JitShape {

@@ -397,15 +397,171 @@ class ElementwiseKernel:
         return tuple(outs)
 
 
+REDUCE_BLOCK = 256
+
+
+def reduction_source(name, in_params, out_param, in_kinds, types, out_dtype, map_expr,
+                     reduce_expr, post_map_expr, identity, reduce_type, preamble=""):
+    """The kernel pair ``name``_c/_s of a ReductionKernel: one block per output element
+    (the launch shape is the output's), inputs as raw views whose flat C-order index is
+    ``output index * _nred + j`` (reduced axes last)."""
+    rt = reduce_type
+    out_ct = ctype(out_dtype)
+    src = [PRELUDE, preamble, ""]
+    for variant in ("c", "s"):
+        sig = ["const long long _n"]
+        if variant == "s":
+            sig.append("const __grid_constant__ ga_shape _sh")
+        sig.append("%s* __restrict__ _pout" % out_ct)
+        if variant == "s":
+            sig.append("const __grid_constant__ ga_strides _sout")
+        outer, loads = [], []
+        for k, (p, kind, t) in enumerate(zip(in_params, in_kinds, types)):
+            ct = ctype(t)
+            if kind == "r":
+                sig.append("%s* _p%d" % (ct, k))
+                sig.append("const __grid_constant__ ga_raw_info _r%d" % k)
+                if p.raw:
+                    outer.append("ga_raw<%s> %s(_p%d, _r%d);" % (ct, p.name, k, k))
+                else:
+                    outer.append("ga_raw<%s> _raw_%s(_p%d, _r%d);" % (ct, p.name, k, k))
+                    loads.append("const %s %s = _raw_%s[_in_ind];" % (ct, p.name, p.name))
+            else:
+                sig.append("const %s %s" % (ct, p.name))
+        sig.append("const long long _nred")
+        if variant == "s":
+            out_ref = ("*reinterpret_cast<%s*>(reinterpret_cast<char*>(_pout) + _oo)" % out_ct)
+            offset = ("long long _oo = 0; { long long _r = _oi; for (int _d = _sh.ndim - 1; _d >= 0; --_d) {"
+                      " const long long _c = _r % _sh.d[_d]; _r /= _sh.d[_d]; _oo += _c * _sout.s[_d]; } }")
+        else:
+            out_ref, offset = "_pout[_oi]", ""
+        has_identity = identity is not None
+        lines = ['extern "C" __global__ void %s_%s(%s) {' % (name, variant, ", ".join(sig))]
+        lines += ["  " + o for o in outer]
+        lines += [
+            "  __shared__ __align__(16) unsigned char _sraw[%d * sizeof(%s)];" % (REDUCE_BLOCK, rt),
+            "  __shared__ bool _shas[%d];" % REDUCE_BLOCK,
+            "  %s* _sdata = reinterpret_cast<%s*>(_sraw);" % (rt, rt),
+            "  for (long long _oi = blockIdx.x; _oi < _n; _oi += gridDim.x) {",
+            "    %s _acc%s; bool _has = %s;" % (rt, (" = (%s)(%s)" % (rt, identity)) if has_identity else "",
+                                             "true" if has_identity else "false"),
+            "    for (long long _j = threadIdx.x; _j < _nred; _j += blockDim.x) {",
+            "      const long long _in_ind = _oi * _nred + _j; (void)_in_ind;",
+        ]
+        lines += ["      " + ld for ld in loads]
+        lines += [
+            "      const %s _m = (%s)(%s);" % (rt, rt, map_expr),
+            "      if (_has) { const %s a = _acc, b = _m; _acc = (%s)(%s); } else { _acc = _m; _has = true; }"
+            % (rt, rt, reduce_expr),
+            "    }",
+            "    _sdata[threadIdx.x] = _acc; _shas[threadIdx.x] = _has; __syncthreads();",
+            "    for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {",
+            "      if (threadIdx.x < _s && _shas[threadIdx.x + _s]) {",
+            "        if (_shas[threadIdx.x]) { const %s a = _sdata[threadIdx.x], b = _sdata[threadIdx.x + _s];"
+            " _sdata[threadIdx.x] = (%s)(%s); }" % (rt, rt, reduce_expr),
+            "        else { _sdata[threadIdx.x] = _sdata[threadIdx.x + _s]; _shas[threadIdx.x] = true; }",
+            "      }",
+            "      __syncthreads();",
+            "    }",
+            "    if (threadIdx.x == 0) {",
+            "      " + offset,
+            "      const %s a = _sdata[0]; %s& %s = %s;" % (rt, out_ct, out_param.name, out_ref),
+            "      { %s ; }" % post_map_expr,
+            "    }",
+            "    __syncthreads();",
+            "  }",
+            "}",
+        ]
+        src += lines
+    return "\n".join(src) + "\n"
+
+
 class ReductionKernel:
-    """CuPy's ``cupy.ReductionKernel`` (not implemented yet in gpuarr)."""
+    """CuPy's ``cupy.ReductionKernel``: ``map_expr`` per input element, combined with
+    ``reduce_expr`` (of ``a`` and ``b``) from ``identity``, then ``post_map_expr`` (of
+    ``a``) writes the output; ``axis``/``keepdims`` as NumPy. One block per output element;
+    without an identity an empty reduction raises ValueError."""
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
                  name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="",
                  options=()):
+        if not _IDENT.match(name):
+            raise ValueError("Invalid kernel name: %r" % name)
         self.in_params = parse_params(in_params)
         self.out_params = parse_params(out_params)
+        if len(self.out_params) != 1:
+            raise NotImplementedError("gpuarr.ReductionKernel supports exactly one output")
+        if any(p.raw for p in self.out_params):
+            raise ValueError("the output of a ReductionKernel cannot be raw")
+        self.nin = len(self.in_params)
+        self.map_expr = map_expr
+        self.reduce_expr = reduce_expr
+        self.post_map_expr = post_map_expr
+        self.identity = None if identity is None else str(identity)
         self.name = name
+        self.reduce_type = reduce_type
+        self.preamble = preamble
+        self.options = tuple(options)
+        self._cache = {}
+        self._ew = ElementwiseKernel(in_params, out_params, "", name)  # type binding rules
 
-    def __call__(self, *args, **kwargs):
-        raise NotImplementedError("gpuarr.ReductionKernel is not implemented yet")
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None, reduce_dims=True):
+        import gpuarr
+        if len(args) not in (self.nin, self.nin + 1):
+            raise TypeError("Wrong number of arguments for %s" % self.name)
+        if len(args) == self.nin + 1:
+            if out is not None:
+                raise ValueError("output array is given twice")
+            out = args[-1]
+            args = args[:-1]
+        kinds, dtypes, vals = self._ew._bind(list(args) + [out])
+        in_kinds, out_dtype = kinds[:-1], dtypes[-1]
+        arrays = [v for v, k in zip(vals, in_kinds) if k == "a"]
+        if not arrays:
+            raise ValueError("ReductionKernel needs at least one non-raw array input")
+        shape = gpuarr.broadcast_shapes(*[a.shape for a in arrays])
+        ndim = len(shape)
+        if axis is None:
+            axes = tuple(range(ndim))
+        else:
+            axes = tuple(sorted(_core._normalize_axis_tuple(axis, ndim, "axis")))
+        kept = tuple(d for d in range(ndim) if d not in axes)
+        out_shape = tuple(shape[d] for d in kept)
+        nred = 1
+        for d in axes:
+            nred *= shape[d]
+        if nred == 0 and self.identity is None:
+            raise ValueError("zero-size array to reduction operation %s which has no identity"
+                             % self.name)
+        perm = kept + axes
+        launch_vals, launch_kinds = [], []
+        for v, k in zip(vals, in_kinds):
+            if k == "a":
+                v = gpuarr.broadcast_to(v, shape).transpose(perm)
+                launch_kinds.append("r")
+            else:
+                launch_kinds.append(k)
+            launch_vals.append(v)
+        if out is None:
+            res = gpuarr.empty(out_shape, dtype=out_dtype)
+        else:
+            want = tuple(1 if d in axes else shape[d] for d in range(ndim)) if keepdims else out_shape
+            if tuple(out.shape) != want:
+                raise ValueError("Shape of output array is %s, expected %s" % (out.shape, want))
+            res = out.reshape(out_shape) if keepdims else out
+        key = (_core.get_device(), "".join(launch_kinds), tuple(d.char for d in dtypes))
+        mod = self._cache.get(key)
+        if mod is None:
+            rt = self.reduce_type or ctype(out_dtype)
+            src = reduction_source(self.name, self.in_params, self.out_params[0], launch_kinds,
+                                   dtypes[:-1], out_dtype, self.map_expr, self.reduce_expr,
+                                   self.post_map_expr, self.identity, rt, self.preamble)
+            mod = _core._jit_module(src, list(self.options), [])
+            self._cache[key] = mod
+        _core._jit_elementwise(mod, self.name, [res] + launch_vals + [_np.int64(nred).tobytes()],
+                               "O" + "".join(launch_kinds) + "s", -1, REDUCE_BLOCK)
+        if out is not None:
+            return out
+        if keepdims:
+            return res.reshape(tuple(1 if d in axes else shape[d] for d in range(ndim)))
+        return res
