@@ -13,6 +13,7 @@
 #endif
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bindings/py_array.hpp"
@@ -89,8 +90,8 @@ void raw_launch(const JitKernelHandle& k, py::handle grid, py::handle block, py:
                     " arguments (" + std::to_string(n) + " given)");
   std::vector<std::string> storage(n);
   std::vector<void*> argp(n);
-  py::module_ np = py::module_::import("numpy");
-  py::object generic = np.attr("generic");
+  static auto* generic_ptr = new py::object(py::module_::import("numpy").attr("generic"));
+  const py::object& generic = *generic_ptr;
   for (size_t i = 0; i < n; ++i) {
     py::handle v = args[i];
     const size_t want = f.params_known ? f.param_sizes[i] : 0;
@@ -177,6 +178,128 @@ py::object elementwise(const std::shared_ptr<JitModule>& mod, const std::string&
   return res;
 }
 
+// The hot path of gpuarr.fuse: after the first call for a kind of arguments, one C++ call
+// builds the key (dtype and ndim of each array, Python scalar type, NumPy scalar dtype),
+// finds the compiled kernel and launches it. A miss (or keyword arguments, or an empty
+// array under a fused reduction) calls the Python method _slow_call, which traces,
+// compiles and registers the kernel with _register.
+struct FusedEntry {
+  std::shared_ptr<JitModule> mod;
+  std::string name;
+  std::string kinds;               // per argument, then 'o' per output or one 'R'
+  std::vector<DType> out_dtypes;
+  std::vector<DType> scalar_dtypes;  // per argument (used for 's')
+  bool single = true;
+  bool reduction = false;
+};
+
+class FusedDispatcher {
+ public:
+  // Appends the key of `args` to `key`; false when an argument is of no fusable kind.
+  static bool make_key(const py::tuple& args, std::string& key) {
+    key.clear();
+    static auto* generic_ptr = new py::object(py::module_::import("numpy").attr("generic"));
+    const py::object& generic = *generic_ptr;
+    for (py::handle h : args) {
+      PyObject* o = h.ptr();
+      if (is_gpuarr_array(h)) {
+        const NDArray& a = as_array(h).a;
+        key.push_back('A');
+        key.push_back(static_cast<char>(a.dtype));
+        key.push_back(static_cast<char>(a.ndim()));
+      } else if (PyBool_Check(o)) {
+        key.push_back('b');
+      } else if (PyLong_CheckExact(o)) {
+        key.push_back('i');
+      } else if (PyFloat_CheckExact(o)) {
+        key.push_back('f');
+      } else if (PyComplex_CheckExact(o)) {
+        key.push_back('c');
+      } else if (py::isinstance(h, generic)) {
+        key.push_back('S');
+        key.push_back(static_cast<char>(dtype_from_py(h.attr("dtype"))));
+      } else {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void add(py::tuple args, std::shared_ptr<JitModule> mod, std::string name, std::string kinds,
+           py::list out_dtypes, bool single) {
+    std::string key;
+    if (!make_key(args, key)) return;
+    FusedEntry e;
+    e.mod = std::move(mod);
+    e.name = std::move(name);
+    e.kinds = std::move(kinds);
+    for (py::handle d : out_dtypes) e.out_dtypes.push_back(dtype_from_py(d));
+    for (py::handle h : args) {
+      PyObject* o = h.ptr();
+      DType t = DType::Float64;
+      if (is_gpuarr_array(h)) t = as_array(h).a.dtype;
+      else if (PyBool_Check(o)) t = DType::Bool;
+      else if (PyLong_CheckExact(o)) t = DType::Int64;
+      else if (PyFloat_CheckExact(o)) t = DType::Float64;
+      else if (!PyComplex_CheckExact(o)) t = dtype_from_py(h.attr("dtype"));
+      e.scalar_dtypes.push_back(t);
+    }
+    e.single = single;
+    e.reduction = e.kinds.find('R') != std::string::npos;
+    entries_[key] = std::move(e);
+  }
+
+  static py::object call(py::object self, py::args args, py::kwargs kwargs) {
+    auto& d = self.cast<FusedDispatcher&>();
+    std::string key;
+    if (kwargs.empty() && make_key(args, key)) {
+      auto it = d.entries_.find(key);
+      if (it != d.entries_.end()) {
+        const FusedEntry& e = it->second;
+        const size_t nargs = args.size();
+        std::vector<JitArg> jargs(e.kinds.size());
+        bool empty = false;
+        for (size_t i = 0; i < nargs; ++i) {
+          JitArg& j = jargs[i];
+          j.kind = e.kinds[i];
+          if (j.kind == 'a') {
+            j.array = as_array(args[i]).a;
+            empty |= j.array.size() == 0;
+          } else {
+            PyObject* o = args[i].ptr();
+            if (PyBool_Check(o)) {
+              j.bytes.assign(1, o == Py_True ? 1 : 0);
+            } else if (PyFloat_CheckExact(o)) {
+              const double v = PyFloat_AS_DOUBLE(o);
+              j.bytes.assign(reinterpret_cast<const char*>(&v), sizeof v);
+            } else {
+              j.bytes = scalar_bytes(args[i], e.scalar_dtypes[i], ScalarCast::Unsafe);
+            }
+          }
+        }
+        if (!(e.reduction && empty)) {
+          for (size_t k = nargs; k < e.kinds.size(); ++k) {
+            jargs[k].kind = e.kinds[k];
+            jargs[k].dtype = e.out_dtypes[k - nargs];
+          }
+          std::vector<NDArray> outs = launch_jit_elementwise(*e.mod, e.name, jargs, -1);
+          if (e.single) return make_owner(std::move(outs[0]));
+          py::tuple res(outs.size());
+          for (size_t k = 0; k < outs.size(); ++k) res[k] = make_owner(std::move(outs[k]));
+          return std::move(res);
+        }
+      }
+    }
+    return self.attr("_slow_call")(*args, **kwargs);
+  }
+
+  void clear() { entries_.clear(); }
+
+ private:
+  // Node-based: references to entries stay valid when another key is added.
+  std::unordered_map<std::string, FusedEntry> entries_;
+};
+
 }  // namespace
 
 GPUARR_BINDINGS(200) {
@@ -205,6 +328,12 @@ GPUARR_BINDINGS(200) {
       })
       .def("launch", &raw_launch, py::arg("grid"), py::arg("block"), py::arg("args"),
            py::arg("shared_mem") = 0);
+
+  py::class_<FusedDispatcher>(m, "_FusedDispatcher", py::dynamic_attr())
+      .def(py::init<>())
+      .def("__call__", &FusedDispatcher::call)
+      .def("_register", &FusedDispatcher::add)
+      .def("_clear", &FusedDispatcher::clear);
 
   m.def("_jit_module", [](const std::string& source, const std::vector<std::string>& options,
                           const std::vector<std::string>& name_expressions) {

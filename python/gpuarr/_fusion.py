@@ -571,8 +571,13 @@ def _ufunc_call(tr, name, args, kw):
     return tr.ufunc(name, *args)
 
 
-class Fusion:
+class Fusion(_core._FusedDispatcher):
+    """A fused function. Calling it goes to C++ (``_FusedDispatcher.__call__``): a known
+    kind of arguments launches the compiled kernel at once; anything else comes back to
+    ``_slow_call``."""
+
     def __init__(self, func, name=None):
+        super().__init__()
         self.func = func
         self.name = name or getattr(func, "__name__", "fused")
         functools.update_wrapper(self, func)
@@ -581,7 +586,7 @@ class Fusion:
     def __repr__(self):
         return "<gpuarr.fuse %s>" % self.name
 
-    def __call__(self, *args, **kwargs):
+    def _slow_call(self, *args, **kwargs):
         if kwargs:
             return self.func(*args, **kwargs)
         key = tuple(map(_arg_key, args))
@@ -658,6 +663,8 @@ class Fusion:
             return self._eager(str(e))
         mod = _core._jit_module(src, list(FUSE_OPTIONS), [])
         launch = _core._jit_elementwise
+        # Later calls of this kind of arguments go straight to the C++ dispatcher.
+        self._register(tuple(args), mod, kname, kinds, list(out_vals), single)
         packers = []
         for a in args:
             if isinstance(a, _core.ndarray):
