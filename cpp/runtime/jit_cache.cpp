@@ -150,6 +150,32 @@ const JitFunction& JitModule::function(const std::string& name) {
     f->param_sizes.push_back(size);
     if (i > 4096) break;
   }
+  if (!f->params_known) {
+    // The driver's cuKernelGetParamInfo (CUkernel is cudaKernel_t), reached through the
+    // runtime's entry-point query so that gpuarr still does not link libcuda.
+    using GetParamInfo = int (*)(void*, size_t, size_t*, size_t*);
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &fn, 12040, cudaEnableDefault,
+                                         &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess && fn) {
+      auto get = reinterpret_cast<GetParamInfo>(fn);
+      f->param_sizes.clear();
+      f->params_known = true;
+      for (size_t i = 0; i <= 4096; ++i) {
+        size_t offset = 0, size = 0;
+        const int r = get(reinterpret_cast<void*>(f->kernel), i, &offset, &size);
+        if (r == 1) break;  // CUDA_ERROR_INVALID_VALUE: past the last parameter
+        if (r != 0) {
+          f->params_known = false;
+          break;
+        }
+        f->param_sizes.push_back(size);
+      }
+    } else {
+      cudaGetLastError();
+    }
+  }
   auto& ref = *f;
   functions_.emplace(name, std::move(f));
   return ref;
