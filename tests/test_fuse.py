@@ -257,3 +257,14 @@ def test_disk_cache_hit_in_fresh_process(tmp_path):
         counts.append(int(out.stdout.split("COUNT")[1]))
     assert counts[0] >= 2 and counts[1] == 0
     assert any(p.suffix == ".bin" for p in (tmp_path / "cache").iterdir())
+
+
+@pytest.mark.parametrize("dt", ["float16", "int32"])
+def test_generated_source_is_self_contained(dt):
+    # No toolkit include directory: NVRTC alone must compile fused kernels (the prelude's
+    # stand-in __half replaces cuda_fp16.h).
+    for f, specs in [(squared_diff, [(dt, 1), (dt, 1)]), (sum_sq, [(dt, 2), (dt, 1)]),
+                     (select, [(dt, 1), float])]:
+        src = f.trace(specs)[1]
+        cubin, log = _core._jit_check_compile(src, ARCH, toolkit_include=False)
+        assert cubin, log

@@ -341,14 +341,16 @@ GPUARR_BINDINGS(200) {
   }, py::arg("source"), py::arg("options") = std::vector<std::string>{},
      py::arg("name_expressions") = std::vector<std::string>{});
   // Compiles without loading (no device needed): for host tests of generated sources.
-  m.def("_jit_check_compile", [](const std::string& source, const std::vector<std::string>& options) {
+  m.def("_jit_check_compile", [](const std::string& source, const std::vector<std::string>& options,
+                                  bool toolkit_include) {
     std::vector<std::string> opts = options;
     opts.push_back("-std=c++17");
-    std::string inc = toolkit_include_dir();
+    std::string inc = toolkit_include ? toolkit_include_dir() : "";
     if (!inc.empty()) opts.push_back("-I" + inc);
     CompiledProgram p = nvrtc_compile(source, "gpuarr_kernel.cu", opts, {});
     return py::make_tuple(p.cubin, p.log);
-  }, py::arg("source"), py::arg("options") = std::vector<std::string>{});
+  }, py::arg("source"), py::arg("options") = std::vector<std::string>{},
+     py::arg("toolkit_include") = true);
   m.def("_jit_elementwise", &elementwise, py::arg("module"), py::arg("name"), py::arg("args"),
         py::arg("kinds"), py::arg("size") = -1, py::arg("block_per_element") = 0);
   m.def("_jit_compile_count", &jit_compile_count);

@@ -357,13 +357,17 @@ class _Tracer:
         c = self._operand(cond, _np.dtype(bool)) if isinstance(cond, _Var) else _literal(cond, _np.dtype(bool))
         conv = []
         for v in (x, y):
+            if isinstance(v, _Var) and v.dtype == dt:
+                conv.append(v.code)
+                continue
             if isinstance(v, _Var):
                 src = "ga_f(%s)" % v.code if v.dtype == _np.float16 else v.code
             else:
                 src = _literal(v, dt)
-            conv.append("__float2half((float)%s)" % src if dt == _np.float16 and not (
-                isinstance(v, _Var) and v.dtype == dt) else "((%s)%s)" % (ctype(dt), src)
-                if not (isinstance(v, _Var) and v.dtype == dt) else src)
+            if dt == _np.float16:
+                conv.append("__float2half((float)%s)" % src)
+            else:
+                conv.append("((%s)%s)" % (ctype(dt), src))
         ndim = max([a.ndim for a in (cond, x, y) if isinstance(a, _Var)] + [0])
         return self.new(dt, ndim, "(%s ? %s : %s)" % (c, conv[0], conv[1]))
 

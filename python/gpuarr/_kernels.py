@@ -26,10 +26,25 @@ CTYPES = {
     "complex128": "ga_complex<double>",
 }
 
-# Declarations every generated kernel starts with. Self-contained apart from cuda_fp16.h,
-# which NVRTC provides.
+# Declarations every generated kernel starts with. Self-contained: where the toolkit's
+# cuda_fp16.h cannot be found (NVRTC has no built-in copy), a minimal __half with the
+# conversions the generated code uses stands in.
 PRELUDE = r"""
+#if __has_include(<cuda_fp16.h>)
 #include <cuda_fp16.h>
+#else
+struct __half {
+  unsigned short __x;
+  __half() = default;
+  __device__ __half(float f) { asm("cvt.rn.f16.f32 %%0, %%1;" : "=h"(__x) : "f"(f)); }
+  __device__ __half(double d) : __half(static_cast<float>(d)) {}
+  __device__ operator float() const { float f; asm("cvt.f32.f16 %%0, %%1;" : "=f"(f) : "h"(__x)); return f; }
+};
+__device__ inline __half __float2half(float f) { return __half(f); }
+__device__ inline float __half2float(__half h) { return static_cast<float>(h); }
+__device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
+__device__ inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
+#endif
 typedef signed char int8; typedef short int16; typedef int int32; typedef long long int64;
 typedef unsigned char uint8; typedef unsigned short uint16; typedef unsigned int uint32;
 typedef unsigned long long uint64; typedef __half float16; typedef float float32;
