@@ -262,3 +262,18 @@ def test_reduction_kernel_views_broadcast_empty(rng):
     np.testing.assert_array_equal(gpuarr.asnumpy(mx(gpuarr.asarray(xi))), xi.max())
     out = gpuarr.empty((40,), dtype=np.float32)
     assert dot(gpuarr.asarray(x), gpuarr.asarray(y), out, axis=1) is out
+
+
+@gpu_test
+def test_kernels_on_a_stream(rng):
+    s = gpuarr.cuda.Stream(non_blocking=True)
+    x = random_array(rng, (1000,), "float32")
+    dx = gpuarr.asarray(x)
+    s.synchronize()
+    k = gpuarr.ElementwiseKernel("T x", "T y", "y = x + 1", "inc1")
+    r = k(dx, stream=s)
+    out = gpuarr.empty(1000, dtype=np.float32)
+    gpuarr.RawKernel(VECTOR_ADD, "vadd")((8,), (128,), (dx, dx, out, 1000), stream=s)
+    s.synchronize()
+    np.testing.assert_array_equal(gpuarr.asnumpy(r), x + 1)
+    np.testing.assert_array_equal(gpuarr.asnumpy(out), x + x)

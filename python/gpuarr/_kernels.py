@@ -172,7 +172,10 @@ class RawKernel:
 
     _nparams = None
 
-    def __call__(self, grid, block, args, *, shared_mem=0):
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        if stream is not None:
+            with stream:
+                return self(grid, block, args, shared_mem=shared_mem)
         k = self._kernel()
         if self._nparams is not None and isinstance(args, (tuple, list)) and \
                 len(args) != self._nparams:
@@ -383,7 +386,13 @@ class ElementwiseKernel:
             dtypes.append(dt)
         return kinds, dtypes, vals
 
-    def __call__(self, *args, size=None, block_size=None, **kwargs):
+    def __call__(self, *args, size=None, block_size=None, stream=None):
+        if stream is not None:
+            with stream:
+                return self._call(args, size)
+        return self._call(args, size)
+
+    def _call(self, args, size):
         n = len(args)
         if n != self.nin and n != self.nargs:
             raise TypeError("Wrong number of arguments for %s" % self.name)
@@ -521,6 +530,12 @@ class ReductionKernel:
         self._ew = ElementwiseKernel(in_params, out_params, "", name)  # type binding rules
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None, reduce_dims=True):
+        if stream is not None:
+            with stream:
+                return self._call(args, out, axis, keepdims)
+        return self._call(args, out, axis, keepdims)
+
+    def _call(self, args, out, axis, keepdims):
         import gpuarr
         if len(args) not in (self.nin, self.nin + 1):
             raise TypeError("Wrong number of arguments for %s" % self.name)
