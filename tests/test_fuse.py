@@ -268,3 +268,23 @@ def test_generated_source_is_self_contained(dt):
         src = f.trace(specs)[1]
         cubin, log = _core._jit_check_compile(src, ARCH, toolkit_include=False)
         assert cubin, log
+
+
+def test_python_int_ranges_recorded():
+    ranges = []
+    affine.trace([("uint8", 1), int], ranges)
+    assert ranges == [[], [(0, 255, "uint8")]]
+    ranges = []
+    affine.trace([("float32", 1), int], ranges)   # converted to float: no integer range
+    assert ranges == [[], []]
+
+
+@gpu_test
+def test_python_int_out_of_bounds_raises_as_eager(rng):
+    x = gpuarr.asarray(random_array(rng, (5,), "uint8"))
+    for _ in range(2):   # the tracing call and the C++ fast path
+        with pytest.raises(OverflowError, match="out of bounds for uint8"):
+            affine(x, 300)
+        with pytest.raises(OverflowError):
+            affine.func(x, 300)
+        _check(affine, (x, 255))

@@ -13,6 +13,7 @@
 #endif
 
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -191,10 +192,41 @@ struct FusedEntry {
   std::vector<DType> scalar_dtypes;  // per argument (used for 's')
   bool single = true;
   bool reduction = false;
+  // Per argument: (min, max, dtype name) of the integer dtypes a Python int is converted
+  // to in the kernel; out of range is NumPy's OverflowError.
+  std::vector<std::vector<std::tuple<long long, unsigned long long, std::string>>> int_ranges;
 };
 
 class FusedDispatcher {
  public:
+  static void check_int_ranges(
+      PyObject* o, const std::vector<std::tuple<long long, unsigned long long, std::string>>& rs) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    for (const auto& [lo, hi, name] : rs) {
+      bool ok;
+      if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(o);
+        if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+          PyErr_Clear();
+          ok = false;
+        } else {
+          ok = u <= hi;
+        }
+      } else if (overflow < 0) {
+        ok = false;
+      } else {
+        ok = v >= lo && (v < 0 || static_cast<unsigned long long>(v) <= hi);
+      }
+      if (!ok) {
+        PyErr_Format(PyExc_OverflowError, "Python integer %S out of bounds for %s", o,
+                     name.c_str());
+        throw py::error_already_set();
+      }
+    }
+  }
+
   // Appends the key of `args` to `key`; false when an argument is of no fusable kind.
   static bool make_key(const py::tuple& args, std::string& key) {
     key.clear();
@@ -226,7 +258,7 @@ class FusedDispatcher {
   }
 
   void add(py::tuple args, std::shared_ptr<JitModule> mod, std::string name, std::string kinds,
-           py::list out_dtypes, bool single) {
+           py::list out_dtypes, bool single, py::list ranges) {
     std::string key;
     if (!make_key(args, key)) return;
     FusedEntry e;
@@ -246,6 +278,14 @@ class FusedDispatcher {
     }
     e.single = single;
     e.reduction = e.kinds.find('R') != std::string::npos;
+    for (py::handle per_arg : ranges) {
+      e.int_ranges.emplace_back();
+      for (py::handle r : per_arg) {
+        auto t = r.cast<py::tuple>();
+        e.int_ranges.back().emplace_back(t[0].cast<long long>(), t[1].cast<unsigned long long>(),
+                                         t[2].cast<std::string>());
+      }
+    }
     entries_[key] = std::move(e);
   }
 
@@ -267,6 +307,7 @@ class FusedDispatcher {
             empty |= j.array.size() == 0;
           } else {
             PyObject* o = args[i].ptr();
+            if (i < e.int_ranges.size() && !e.int_ranges[i].empty()) check_int_ranges(o, e.int_ranges[i]);
             if (PyBool_Check(o)) {
               j.bytes.assign(1, o == Py_True ? 1 : 0);
             } else if (PyFloat_CheckExact(o)) {

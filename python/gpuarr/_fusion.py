@@ -272,6 +272,7 @@ class _Tracer:
         self.lines = []
         self.n = 0
         self.reduction = None  # (kind, var, out dtype)
+        self.weak_int_targets = {}  # param code -> integer dtypes it is converted to
         self.used_after_reduce = False
 
     def new(self, dtype, ndim, expr):
@@ -299,9 +300,16 @@ class _Tracer:
             return v.weak(0) if v.weak is not None else v.dtype
         return v
 
+    def _note_weak_int(self, v, dt):
+        """A Python int argument converted to integer dtype dt: calls check its range as
+        NumPy does (OverflowError)."""
+        if isinstance(v, _Var) and v.weak is int and dt.kind in "iu":
+            self.weak_int_targets.setdefault(v.code, set()).add(dt)
+
     def _operand(self, v, dt):
         """C expression of operand v converted to the compute type of a loop input dt."""
         comp = _np.dtype(_np.float32) if dt == _np.float16 else dt
+        self._note_weak_int(v, dt)
         if isinstance(v, _Var):
             src = v.code
             if v.dtype == _np.float16:
@@ -357,6 +365,7 @@ class _Tracer:
         c = self._operand(cond, _np.dtype(bool)) if isinstance(cond, _Var) else _literal(cond, _np.dtype(bool))
         conv = []
         for v in (x, y):
+            self._note_weak_int(v, dt)
             if isinstance(v, _Var) and v.dtype == dt:
                 conv.append(v.code)
                 continue
@@ -575,6 +584,12 @@ def _ufunc_call(tr, name, args, kw):
     return tr.ufunc(name, *args)
 
 
+def _check_int_range(value, ranges):
+    for lo, hi, name in ranges:
+        if not lo <= value <= hi:
+            raise OverflowError("Python integer %d out of bounds for %s" % (value, name))
+
+
 class Fusion(_core._FusedDispatcher):
     """A fused function. Calling it goes to C++ (``_FusedDispatcher.__call__``): a known
     kind of arguments launches the compiled kernel at once; anything else comes back to
@@ -601,7 +616,7 @@ class Fusion(_core._FusedDispatcher):
         return plan(args)
 
     # The first call for a key: trace, generate, compile.
-    def trace(self, specs):
+    def trace(self, specs, ranges_out=None):
         """Traces for argument specs (each a dtype and ndim for an array, a Python scalar
         type, or ('s', dtype) for a NumPy scalar). Returns (kernel name, source, kinds,
         output dtypes, single); raises _Unfusable."""
@@ -655,6 +670,11 @@ class Fusion(_core._FusedDispatcher):
         else:
             kinds += "o" * len(outs)
             out_dtypes = [v.dtype for v in outs]
+        if ranges_out is not None:
+            for k in range(len(specs)):
+                ranges_out.append(sorted(
+                    ((int(_np.iinfo(d).min), int(_np.iinfo(d).max), d.name)
+                     for d in tr.weak_int_targets.get("in%d" % k, ())), key=lambda r: r[2]))
         return kname, src, kinds, out_dtypes, single
 
     def _plan(self, key, args):
@@ -662,13 +682,15 @@ class Fusion(_core._FusedDispatcher):
             bad = [type(a).__name__ for a, k in zip(args, key) if k is None]
             return self._eager("an argument of type %s" % bad[0])
         try:
-            kname, src, kinds, out_vals, single = self.trace(list(key))
+            ranges = []
+            kname, src, kinds, out_vals, single = self.trace(list(key), ranges)
         except _Unfusable as e:
             return self._eager(str(e))
         mod = _core._jit_module(src, list(FUSE_OPTIONS), [])
         launch = _core._jit_elementwise
         # Later calls of this kind of arguments go straight to the C++ dispatcher.
-        self._register(tuple(args), mod, kname, kinds, list(out_vals), single)
+        self._register(tuple(args), mod, kname, kinds, list(out_vals), single, ranges)
+        checks = [(k, r) for k, r in enumerate(ranges) if r]
         packers = []
         for a in args:
             if isinstance(a, _core.ndarray):
@@ -692,6 +714,12 @@ class Fusion(_core._FusedDispatcher):
                 vals = [a if p is None else p(a) for a, p in zip(args, packers)]
                 res = launch(mod, kname, vals + out_vals, kinds)
                 return res[0] if single else tuple(res)
+        if checks:
+            def run_checked(args, _run=run):
+                for k, rs in checks:
+                    _check_int_range(args[k], rs)
+                return _run(args)
+            return run_checked
         return run
 
     def _traceable(self, tr):
