@@ -77,6 +77,29 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
     throw ValueError("gpuarr JIT kernels support at most " + std::to_string(kJitMaxDims) +
                      " dimensions after coalescing");
 
+  // Reductions: blocks of kReduceBlock threads each reduce a share, write a partial, and
+  // the last block (atomic ticket on a zeroed counter) reduces the partials.
+  constexpr int64_t kReduceBlock = 512;
+  constexpr int64_t kMaxReduceBlocks = 1024;
+  const int64_t red_blocks =
+      std::max<int64_t>(1, std::min<int64_t>((n + kReduceBlock - 1) / kReduceBlock, kMaxReduceBlocks));
+  std::shared_ptr<Memory> red_temp;
+  void* red_part = nullptr;
+  void* red_has = nullptr;
+  void* red_cnt = nullptr;
+  cudaStream_t stream = current_stream_handle(current_device());
+  if (reduction) {
+    // partials (16 bytes each: any accumulator), flags, then the counter.
+    const size_t part_bytes = static_cast<size_t>(red_blocks) * 16;
+    const size_t has_bytes = (static_cast<size_t>(red_blocks) + 15) / 16 * 16;
+    red_temp = allocate_device_memory(part_bytes + has_bytes + 16);
+    char* base = static_cast<char*>(red_temp->ptr());
+    red_part = base;
+    red_has = base + part_bytes;
+    red_cnt = base + part_bytes + has_bytes;
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(red_cnt, 0, sizeof(unsigned int), stream));
+  }
+
   // Parameter storage, stable for the launch.
   std::vector<void*> argp;
   std::vector<void*> ptrs(args.size());
@@ -127,6 +150,9 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
       case 'R':
         ptrs[i] = a.array.data();
         argp.push_back(&ptrs[i]);
+        argp.push_back(&red_part);
+        argp.push_back(&red_has);
+        argp.push_back(&red_cnt);
         break;
       default:
         throw ValueError(std::string("bad JIT argument kind ") + a.kind);
@@ -137,16 +163,14 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
     throw TypeError("generated kernel " + name + " takes " +
                     std::to_string(f.param_sizes.size()) + " parameters, launcher packed " +
                     std::to_string(argp.size()));
-  // Reductions: one block of kReduceBlock threads (the generated code's shared arrays).
-  constexpr int64_t kReduceBlock = 512;
+  // Reductions: kReduceBlock threads per block (the generated code's shared arrays).
   int64_t kBlock = reduction ? kReduceBlock : 256;
   int64_t blocks =
-      reduction ? 1 : std::min<int64_t>((n + kBlock - 1) / kBlock, int64_t(1) << 20);
+      reduction ? red_blocks : std::min<int64_t>((n + kBlock - 1) / kBlock, int64_t(1) << 20);
   if (block_per_element > 0) {
     kBlock = block_per_element;
     blocks = std::min<int64_t>(n, int64_t(1) << 20);
   }
-  cudaStream_t stream = current_stream_handle(current_device());
   GPUARR_CUDA_CHECK(cudaLaunchKernel(f.func(), dim3(static_cast<unsigned>(blocks)),
                                      dim3(kBlock), argp.data(), 0, stream));
   return outs;

@@ -20,7 +20,9 @@ constexpr int kJitMaxDims = 16;
 //  'o' output to allocate (C order, `dtype`), 'O' given output (its shape is the launch
 //  shape), 'r' raw array (pointer + ga_raw_info: size, ndim, shape, byte strides),
 //  's' scalar passed by value (`bytes`), 'R' reduction output (a new 0-d array of
-//  `dtype`, pointer only; the kernel runs as one block of 512 threads, also for n == 0).
+//  `dtype`; passed as its pointer, then a partials buffer (16 bytes per block), per-block
+//  flags and a zeroed unsigned counter; blocks of 512 threads, at least one, also for
+//  n == 0; the generated kernel's last block combines the partials).
 struct JitArg {
   char kind = 'a';
   NDArray array;

@@ -70,9 +70,13 @@ _INT_FN2 = {
 
 # Helpers the expressions use (after PRELUDE).
 _FUSE_HELPERS = r"""
+// Unsigned arithmetic of at least int's width: wraps like NumPy's integer loops, with
+// no signed overflow (and no promotion of small unsigned types to signed int).
 template <class T> struct ga_unsigned_s { typedef T type; };
-template <> struct ga_unsigned_s<signed char> { typedef unsigned char type; };
-template <> struct ga_unsigned_s<short> { typedef unsigned short type; };
+template <> struct ga_unsigned_s<signed char> { typedef unsigned int type; };
+template <> struct ga_unsigned_s<unsigned char> { typedef unsigned int type; };
+template <> struct ga_unsigned_s<short> { typedef unsigned int type; };
+template <> struct ga_unsigned_s<unsigned short> { typedef unsigned int type; };
 template <> struct ga_unsigned_s<int> { typedef unsigned int type; };
 template <> struct ga_unsigned_s<long long> { typedef unsigned long long type; };
 template <class T> using ga_unsigned = typename ga_unsigned_s<T>::type;
@@ -486,17 +490,39 @@ def _gen_source(name, in_specs, tr, outs):
                                                   (" _acc = %s;" % ident) if ident else "")
             stores.append("    { const %s _v = %s; if (_has) { const %s x = _acc, y = _v; _acc = %s; }"
                           " else { _acc = _v; _has = true; } }" % (act, val, act, comb))
-            after = """  __shared__ %(act)s _sm[512]; __shared__ bool _sh_has[512];
-  _sm[threadIdx.x] = _acc; _sh_has[threadIdx.x] = _has; __syncthreads();
+            sig.append("%s* __restrict__ _part" % act)
+            sig.append("bool* __restrict__ _part_has")
+            sig.append("unsigned int* __restrict__ _cnt")
+            block_reduce = """  _sm[threadIdx.x] = _acc; _sh_has[threadIdx.x] = _has; __syncthreads();
   for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {
     if (threadIdx.x < _s && _sh_has[threadIdx.x + _s]) {
       if (_sh_has[threadIdx.x]) { const %(act)s x = _sm[threadIdx.x], y = _sm[threadIdx.x + _s]; _sm[threadIdx.x] = %(comb)s; }
       else { _sm[threadIdx.x] = _sm[threadIdx.x + _s]; _sh_has[threadIdx.x] = true; }
     }
     __syncthreads();
+  }""" % {"act": act, "comb": comb}
+            # Each block reduces its share; its partial goes to _part; the last block to
+            # finish (atomic ticket) reduces the partials: one launch for any size.
+            after = """  __shared__ %(act)s _sm[512]; __shared__ bool _sh_has[512]; __shared__ bool _last;
+%(block_reduce)s
+  if (threadIdx.x == 0) {
+    _part[blockIdx.x] = _sm[0]; _part_has[blockIdx.x] = _sh_has[0];
+    __threadfence();
+    _last = atomicAdd(_cnt, 1u) == gridDim.x - 1;
   }
+  __syncthreads();
+  if (!_last) return;
+  __threadfence();
+  _has = false;
+  for (unsigned _j = threadIdx.x; _j < gridDim.x; _j += blockDim.x) {
+    if (!reinterpret_cast<volatile bool*>(_part_has)[_j]) continue;
+    const %(act)s _v = reinterpret_cast<volatile %(act)s*>(_part)[_j];
+    if (_has) { const %(act)s x = _acc, y = _v; _acc = %(comb)s; } else { _acc = _v; _has = true; }
+  }
+  __syncthreads();
+%(block_reduce)s
   if (threadIdx.x == 0) *_q0 = %(store)s;""" % {
-                "act": act, "comb": comb,
+                "act": act, "comb": comb, "block_reduce": block_reduce,
                 "store": "__float2half(_sm[0])" if dt == _np.float16 else "(%s)_sm[0]" % ctype(dt)}
         offsets = ""
         if variant == "s" and offs:
