@@ -288,3 +288,14 @@ def test_python_int_out_of_bounds_raises_as_eager(rng):
         with pytest.raises(OverflowError):
             affine.func(x, 300)
         _check(affine, (x, 255))
+
+
+@gpuarr.fuse
+def outer_calls_fused(x, y):
+    return squared_diff(x, y) + gpuarr.sqrt(abs(x))
+
+
+def test_nested_fused_functions_trace_inline():
+    kname, src, kinds, outs, single = outer_calls_fused.trace([("float32", 1), ("float32", 1)])
+    assert kinds == "aao" and outs == [np.dtype("float32")]
+    assert _core._jit_check_compile(src, ARCH)[0]

@@ -632,6 +632,10 @@ class Fusion(_core._FusedDispatcher):
         return "<gpuarr.fuse %s>" % self.name
 
     def _slow_call(self, *args, **kwargs):
+        # Called with traced values (a fused function inside another): trace inline.
+        for a in args:
+            if isinstance(a, _Var):
+                return self._traceable(a._tr)(*args, **kwargs)
         if kwargs:
             return self.func(*args, **kwargs)
         key = tuple(map(_arg_key, args))
