@@ -47,12 +47,15 @@ _FLOAT_FN = {
     "arccos": "acos(a)", "arctan": "atan(a)", "sinh": "sinh(a)", "cosh": "cosh(a)",
     "tanh": "tanh(a)", "arcsinh": "asinh(a)", "arccosh": "acosh(a)", "arctanh": "atanh(a)",
     "cbrt": "cbrt(a)", "rint": "rint(a)",
+    "deg2rad": "a * ((T)3.14159265358979323846264338327950288 / (T)180)",
+    "rad2deg": "a * ((T)180 / (T)3.14159265358979323846264338327950288)",
     "isnan": "isnan(a)", "isinf": "isinf(a)", "isfinite": "isfinite(a)", "signbit": "signbit(a)",
 }
 _FLOAT_FN2 = {
     "divide": "a / b", "arctan2": "atan2(a, b)", "hypot": "hypot(a, b)",
     "copysign": "copysign(a, b)", "fmax": "fmax(a, b)", "fmin": "fmin(a, b)",
-    "fmod": "fmod(a, b)",
+    "fmod": "fmod(a, b)", "floor_divide": "ga_ffloordiv(a, b)",
+    "remainder": "ga_fremainder(a, b)", "logaddexp": "ga_logaddexp(a, b)",
     "power": "(b == (T)0.5 ? sqrt(a) : b == (T)2 ? a * a : pow(a, b))",
 }
 _ANY_FN2 = {
@@ -99,6 +102,43 @@ template <class T> __device__ inline T ga_remainder(T a, T b) {
   T r = a % b;
   if ((T)-1 < 0 && r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
+}
+// NumPy's npy_divmod (as the eager FloorDivide/Remainder functors).
+template <class T> __device__ inline T ga_fdivmod(T a, T b, T& mod) {
+  mod = fmod(a, b);
+  if (!b) return a / b;
+  T div = (a - mod) / b;
+  if (mod) {
+    if ((b < 0) != (mod < 0)) { mod += b; div -= T(1); }
+  } else {
+    mod = copysign(T(0), b);
+  }
+  T floordiv;
+  if (div) {
+    floordiv = floor(div);
+    if (div - floordiv > T(0.5)) floordiv += T(1);
+  } else {
+    floordiv = copysign(T(0), a / b);
+  }
+  return floordiv;
+}
+template <class T> __device__ inline T ga_ffloordiv(T a, T b) {
+  if (!b) return a / b;
+  T mod;
+  return ga_fdivmod(a, b, mod);
+}
+template <class T> __device__ inline T ga_fremainder(T a, T b) {
+  if (!b) return fmod(a, b);
+  T mod;
+  ga_fdivmod(a, b, mod);
+  return mod;
+}
+template <class T> __device__ inline T ga_logaddexp(T x, T y) {
+  if (x == y) return x + T(0.693147180559945309417232121458176568);
+  const T d = x - y;
+  if (d > 0) return x + log1p(exp(-d));
+  if (d <= 0) return y + log1p(exp(d));
+  return d;
 }
 template <class T> __device__ inline T ga_max(T a, T b) {
   if (a != a) return a;
