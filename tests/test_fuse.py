@@ -307,3 +307,16 @@ def test_nested_fused_functions_trace_inline():
     kname, src, kinds, outs, single = outer_calls_fused.trace([("float32", 1), ("float32", 1)])
     assert kinds == "aao" and outs == [np.dtype("float32")]
     assert _core._jit_check_compile(src, ARCH)[0]
+
+
+def test_float16_loops_round_python_floats_to_half_once():
+    src = affine.trace([("float16", 1), float])[1]
+    assert "__double2half((double)in1)" in src
+    assert _core._jit_check_compile(src, ARCH, toolkit_include=False)[0]
+
+
+@gpu_test
+def test_float16_with_python_float(rng):
+    x = gpuarr.asarray(random_array(rng, (257,), "float16"))
+    for s in (0.1, 1 / 3, 1e-5, 70000.0):
+        _check(affine, (x, s))

@@ -358,6 +358,10 @@ class _Tracer:
             src = v.code
             if v.dtype == _np.float16:
                 src = "ga_f(%s)" % src
+            elif dt == _np.float16 and v.dtype.kind in "iuf" and v.dtype != _np.float32:
+                # NumPy rounds the operand to float16 once (a Python float is weak, an
+                # int or float64 value is cast): no double rounding through float.
+                src = "ga_f(__double2half((double)%s))" % src
             return "((%s)%s)" % (ctype(comp), src)
         return "((%s)%s)" % (ctype(comp), _literal(v, dt))
 
@@ -418,7 +422,7 @@ class _Tracer:
             else:
                 src = _literal(v, dt)
             if dt == _np.float16:
-                conv.append("__float2half((float)%s)" % src)
+                conv.append("__double2half((double)%s)" % src)   # one rounding, as NumPy
             else:
                 conv.append("((%s)%s)" % (ctype(dt), src))
         ndim = max([a.ndim for a in (cond, x, y) if isinstance(a, _Var)] + [0])

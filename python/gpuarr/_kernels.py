@@ -41,6 +41,7 @@ struct __half {
   __device__ operator float() const { float f; asm("cvt.f32.f16 %%0, %%1;" : "=f"(f) : "h"(__x)); return f; }
 };
 __device__ inline __half __float2half(float f) { return __half(f); }
+__device__ inline __half __double2half(double d) { __half h; asm("cvt.rn.f16.f64 %%0, %%1;" : "=h"(h.__x) : "d"(d)); return h; }
 __device__ inline float __half2float(__half h) { return static_cast<float>(h); }
 __device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 __device__ inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
