@@ -57,6 +57,11 @@ def more_float(x, y):
 
 
 @gpuarr.fuse
+def casts(x):
+    return (x + 1).astype(np.float16) * 2 + x.astype(np.float32)
+
+
+@gpuarr.fuse
 def sum_sq(x, y):
     return gpuarr.sum((x - y) * (x - y))
 
@@ -80,7 +85,7 @@ def test_generated_source_compiles(dt):
     for f, specs in [(squared_diff, [(dt, 2), (dt, 1)]), (affine, [(dt, 1), int]),
                      (affine, [(dt, 1), float]), (select, [(dt, 1), ("s", dt)]),
                      (max_of, [(dt, 3)]), (intdiv, [(dt, 1), (dt, 1)]),
-                     (more_float, [(dt, 1), (dt, 1)])]:
+                     (more_float, [(dt, 1), (dt, 1)]), (casts, [(dt, 2)])]:
         try:
             kname, src, kinds, outs, single = f.trace(specs)
         except _fusion._Unfusable as e:  # bool - bool, bool // bool: eager raises too
@@ -174,6 +179,8 @@ def test_fused_equals_eager(rng, dt, shapes):
             _check(affine, (x, 3))
         _check(affine, (x, 2.5))
         _check(select, (x, y))
+        if dt != "bool":
+            _check(casts, (x,))
         if dt[0] in "iub":
             _check(bits, (x, y))
         if dt[0] in "iu":

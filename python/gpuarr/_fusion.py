@@ -398,7 +398,7 @@ class _Tracer:
             raise _Unfusable("float to integer astype (NumPy's out-of-range rules)")
         src = "ga_f(%s)" % v.code if v.dtype == _np.float16 else v.code
         if dt == _np.float16:
-            expr = "__float2half((float)%s)" % src
+            expr = "__double2half((double)%s)" % src
         elif dt.kind == "b":
             expr = "(%s != 0)" % src
         else:
