@@ -57,6 +57,7 @@ _FLOAT_FN2 = {
     "fmod": "fmod(a, b)", "floor_divide": "ga_ffloordiv(a, b)",
     "remainder": "ga_fremainder(a, b)", "logaddexp": "ga_logaddexp(a, b)",
     "power": "(b == (T)0.5 ? sqrt(a) : b == (T)2 ? a * a : pow(a, b))",
+    "float_power": "(b == (T)0.5 ? sqrt(a) : b == (T)2 ? a * a : pow(a, b))",
 }
 _ANY_FN2 = {
     "equal": "a == b", "not_equal": "a != b", "less": "a < b", "less_equal": "a <= b",
@@ -168,7 +169,7 @@ def _expr_for(name, in_kinds, out_char):
             raise _Unfusable("%s on integers" % name)
         if name == "negative":
             return "ga_wrap_neg(a)" if k in "iu" else "-a"
-        if name == "positive":
+        if name in ("positive", "conjugate"):
             return "a"
         if name == "absolute":
             return {"f": "fabs(a)", "i": "(a < 0 ? ga_wrap_neg(a) : a)"}.get(k, "a")
