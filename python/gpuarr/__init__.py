@@ -48,6 +48,9 @@ from gpuarr._io import load, save, savez, savez_compressed, fromfile, NpzFile  #
 from gpuarr import fft  # noqa: E402  (cuFFT transforms)
 from gpuarr import signal  # noqa: E402  (scipy.signal convolutions)
 from gpuarr._convolve import convolve, correlate  # noqa: E402
+from gpuarr._kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: E402
+from gpuarr._fusion import fuse  # noqa: E402
+from gpuarr import profiler  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -86,4 +89,5 @@ __all__ = [
     "take_along_axis", "put_along_axis",
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",
     "load", "save", "savez", "savez_compressed", "fromfile",
+    "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "fuse", "profiler",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__

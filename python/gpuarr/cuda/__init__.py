@@ -14,6 +14,7 @@ from gpuarr._core import (
 )
 from gpuarr.cuda import runtime
 from gpuarr.cuda._device import Device
+from gpuarr._core import CompileError  # noqa: F401  (NVRTC errors of user and fused kernels)
 
 __all__ = [
     "is_available", "Device", "Stream", "Event", "get_current_stream", "get_elapsed_time",

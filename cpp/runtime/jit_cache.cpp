@@ -1,0 +1,228 @@
+#include "runtime/jit_cache.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "core/sha256.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/nvrtc_compiler.hpp"
+
+#ifndef GPUARR_VERSION_STRING
+#define GPUARR_VERSION_STRING "0.1.0"
+#endif
+
+namespace gpuarr {
+namespace {
+
+std::atomic<int64_t> g_compile_count{0};
+
+std::mutex& cache_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
+std::unordered_map<std::string, std::shared_ptr<JitModule>>& memory_cache() {
+  static auto* c = new std::unordered_map<std::string, std::shared_ptr<JitModule>>;
+  return *c;
+}
+
+int device_cc(int device) {
+  static int cc[kMaxDevices] = {};
+  if (device >= 0 && device < kMaxDevices && cc[device]) return cc[device];
+  int major = 0, minor = 0;
+  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  int v = major * 10 + minor;
+  if (device >= 0 && device < kMaxDevices) cc[device] = v;
+  return v;
+}
+
+void make_dirs(const std::string& path) {
+  std::string cur;
+  std::istringstream in(path);
+  std::string part;
+  if (!path.empty() && path[0] == '/') cur = "/";
+  while (std::getline(in, part, '/')) {
+    if (part.empty()) continue;
+    cur += part + "/";
+    mkdir(cur.c_str(), 0755);
+  }
+}
+
+// Disk format: "GAJIT1 <cubin> <n>\n", n lowered names one per line, then the binary.
+bool read_disk(const std::string& file, CompiledProgram& prog, size_t n_names) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::string magic;
+  int cubin = 0;
+  size_t n = 0;
+  in >> magic >> cubin >> n;
+  if (!in || magic != "GAJIT1" || n != n_names) return false;
+  in.get();
+  prog.lowered.clear();
+  for (size_t i = 0; i < n; ++i) {
+    std::string l;
+    if (!std::getline(in, l)) return false;
+    prog.lowered.push_back(l);
+  }
+  std::ostringstream rest;
+  rest << in.rdbuf();
+  prog.binary = rest.str();
+  prog.cubin = cubin != 0;
+  return !prog.binary.empty();
+}
+
+void write_disk(const std::string& dir, const std::string& file, const CompiledProgram& prog) {
+  make_dirs(dir);
+  std::random_device rd;
+  std::string tmp = file + "." + std::to_string(getpid()) + "." + std::to_string(rd()) + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;
+    out << "GAJIT1 " << (prog.cubin ? 1 : 0) << " " << prog.lowered.size() << "\n";
+    for (const auto& l : prog.lowered) out << l << "\n";
+    out.write(prog.binary.data(), static_cast<std::streamsize>(prog.binary.size()));
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      return;
+    }
+  }
+  if (std::rename(tmp.c_str(), file.c_str()) != 0) std::remove(tmp.c_str());
+}
+
+}  // namespace
+
+std::string jit_cache_dir() {
+  if (const char* d = std::getenv("GPUARR_CACHE_DIR")) return d;
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) return "";
+  return std::string(home) + "/.cache/gpuarr/kernels";
+}
+
+int64_t jit_compile_count() { return g_compile_count.load(); }
+
+void clear_jit_memory_cache() {
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  memory_cache().clear();
+}
+
+JitModule::JitModule(std::string binary, bool cubin, std::vector<std::string> names,
+                     std::vector<std::string> lowered)
+    : binary_(std::move(binary)), cubin_(cubin), names_(std::move(names)),
+      lowered_(std::move(lowered)) {
+  GPUARR_CUDA_CHECK(
+      cudaLibraryLoadData(&library_, binary_.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+}
+
+JitModule::~JitModule() {
+  if (library_) cudaLibraryUnload(library_);
+}
+
+const JitFunction& JitModule::function(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = functions_.find(name);
+  if (it != functions_.end()) return *it->second;
+  std::string symbol = name;
+  for (size_t i = 0; i < names_.size() && i < lowered_.size(); ++i)
+    if (names_[i] == name) symbol = lowered_[i];
+  auto f = std::make_unique<JitFunction>();
+  f->name = name;
+  GPUARR_CUDA_CHECK(cudaLibraryGetKernel(&f->kernel, library_, symbol.c_str()));
+  // Parameter sizes, for argument checks; unknown when the runtime cannot say.
+  f->params_known = true;
+  for (size_t i = 0;; ++i) {
+    size_t offset = 0, size = 0;
+    cudaError_t st = cudaFuncGetParamInfo(f->func(), i, &offset, &size);
+    if (st != cudaSuccess) {
+      cudaGetLastError();
+      if (st != cudaErrorInvalidValue) f->params_known = false;
+      break;
+    }
+    f->param_sizes.push_back(size);
+    if (i > 4096) break;
+  }
+  if (!f->params_known) {
+    // The driver's cuKernelGetParamInfo (CUkernel is cudaKernel_t), reached through the
+    // runtime's entry-point query so that gpuarr still does not link libcuda.
+    using GetParamInfo = int (*)(void*, size_t, size_t*, size_t*);
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &fn, 12040, cudaEnableDefault,
+                                         &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess && fn) {
+      auto get = reinterpret_cast<GetParamInfo>(fn);
+      f->param_sizes.clear();
+      f->params_known = true;
+      for (size_t i = 0; i <= 4096; ++i) {
+        size_t offset = 0, size = 0;
+        const int r = get(reinterpret_cast<void*>(f->kernel), i, &offset, &size);
+        if (r == 1) break;  // CUDA_ERROR_INVALID_VALUE: past the last parameter
+        if (r != 0) {
+          f->params_known = false;
+          break;
+        }
+        f->param_sizes.push_back(size);
+      }
+    } else {
+      cudaGetLastError();
+    }
+  }
+  auto& ref = *f;
+  functions_.emplace(name, std::move(f));
+  return ref;
+}
+
+std::shared_ptr<JitModule> get_jit_module(const std::string& source,
+                                          const std::vector<std::string>& options,
+                                          const std::vector<std::string>& name_expressions) {
+  require_device();
+  const int device = current_device();
+  const int cc = device_cc(device);
+  std::vector<std::string> opts;
+  bool has_arch = false;
+  for (const auto& o : options)
+    if (o.rfind("-arch", 0) == 0 || o.rfind("--gpu-architecture", 0) == 0) has_arch = true;
+  if (!has_arch) opts.push_back(nvrtc_arch_option(cc));
+  opts.push_back("-std=c++17");
+  const std::string inc = toolkit_include_dir();
+  if (!inc.empty()) opts.push_back("-I" + inc);
+  opts.insert(opts.end(), options.begin(), options.end());
+
+  std::string key_text = source;
+  for (const auto& o : opts) key_text += std::string("\x01") + o;
+  for (const auto& e : name_expressions) key_text += std::string("\x02") + e;
+  key_text += "\x03nvrtc=" + std::to_string(nvrtc_version()) + "\x03cc=" + std::to_string(cc) +
+              "\x03gpuarr=" GPUARR_VERSION_STRING;
+  const std::string key = sha256_hex(key_text);
+  const std::string mem_key = key + "@" + std::to_string(device);
+
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex());
+    auto it = memory_cache().find(mem_key);
+    if (it != memory_cache().end()) return it->second;
+  }
+  CompiledProgram prog;
+  const std::string dir = jit_cache_dir();
+  const std::string file = dir.empty() ? "" : dir + "/" + key + ".bin";
+  if (file.empty() || !read_disk(file, prog, name_expressions.size())) {
+    prog = nvrtc_compile(source, "gpuarr_kernel.cu", opts, name_expressions);
+    ++g_compile_count;
+    if (!file.empty()) write_disk(dir, file, prog);
+  }
+  auto mod = std::make_shared<JitModule>(std::move(prog.binary), prog.cubin, name_expressions,
+                                         std::move(prog.lowered));
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  auto [it, inserted] = memory_cache().emplace(mem_key, mod);
+  return it->second;
+}
+
+}  // namespace gpuarr

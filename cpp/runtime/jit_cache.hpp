@@ -1,0 +1,60 @@
+// Compiled JIT modules, cached in memory (key -> loaded module) and on disk
+// (GPUARR_CACHE_DIR or ~/.cache/gpuarr/kernels; key = sha256 of source, options, NVRTC
+// version, architecture and gpuarr version). Modules are loaded through the CUDA runtime's
+// library API (cudaLibraryLoadData), so gpuarr never links the driver library.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gpuarr {
+
+struct JitFunction {
+  cudaKernel_t kernel = nullptr;
+  std::string name;
+  bool params_known = false;
+  std::vector<size_t> param_sizes;  // valid when params_known
+  const void* func() const { return reinterpret_cast<const void*>(kernel); }
+};
+
+class JitModule {
+ public:
+  JitModule(std::string binary, bool cubin, std::vector<std::string> names,
+            std::vector<std::string> lowered);
+  ~JitModule();
+  JitModule(const JitModule&) = delete;
+  JitModule& operator=(const JitModule&) = delete;
+
+  // The kernel `name` (an extern "C" name, a name expression given at compile time, or
+  // a mangled name); cached. Throws CudaError when the module has no such kernel.
+  const JitFunction& function(const std::string& name);
+  bool cubin() const { return cubin_; }
+
+ private:
+  std::mutex mu_;
+  std::string binary_;
+  bool cubin_;
+  std::vector<std::string> names_, lowered_;
+  cudaLibrary_t library_ = nullptr;
+  std::unordered_map<std::string, std::unique_ptr<JitFunction>> functions_;
+};
+
+// The module for (source, options) on the current device: memory cache, then disk cache,
+// then NVRTC. Throws CompileError.
+std::shared_ptr<JitModule> get_jit_module(const std::string& source,
+                                          const std::vector<std::string>& options,
+                                          const std::vector<std::string>& name_expressions);
+
+// How many NVRTC compilations this process ran (cache misses of both levels).
+int64_t jit_compile_count();
+// The disk cache directory ("" when disabled).
+std::string jit_cache_dir();
+// Drops the in-memory cache (the disk cache stays).
+void clear_jit_memory_cache();
+
+}  // namespace gpuarr
