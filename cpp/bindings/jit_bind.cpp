@@ -130,11 +130,8 @@ void raw_launch(const JitKernelHandle& k, py::handle grid, py::handle block, py:
   const dim3 g = dim3_from_py(grid, "grid");
   const dim3 b = dim3_from_py(block, "block");
   const int dev = current_device();
-  if (shared_mem > 48 * 1024)
-    GPUARR_CUDA_CHECK(cudaFuncSetAttribute(f.func(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(shared_mem)));
-  GPUARR_CUDA_CHECK(cudaLaunchKernel(f.func(), g, b, argp.data(), shared_mem,
-                                     current_stream_handle(dev)));
+  if (shared_mem > 48 * 1024) f.set_max_dynamic_shared(static_cast<int>(shared_mem));
+  f.launch(g, b, argp.data(), shared_mem, current_stream_handle(dev));
 }
 
 py::object elementwise(const std::shared_ptr<JitModule>& mod, const std::string& name,

@@ -171,8 +171,8 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
     kBlock = block_per_element;
     blocks = std::min<int64_t>(n, int64_t(1) << 20);
   }
-  GPUARR_CUDA_CHECK(cudaLaunchKernel(f.func(), dim3(static_cast<unsigned>(blocks)),
-                                     dim3(kBlock), argp.data(), 0, stream));
+  f.launch(dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(kBlock)),
+           argp.data(), 0, stream);
   return outs;
 }
 

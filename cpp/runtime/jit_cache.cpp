@@ -115,17 +115,83 @@ void clear_jit_memory_cache() {
   memory_cache().clear();
 }
 
+namespace {
+
+// The driver entry points the JIT needs (types as in cuda.h, handles as void*).
+struct DriverApi {
+  using Result = int;  // CUresult
+  Result (*module_load_data)(void**, const void*) = nullptr;
+  Result (*module_get_function)(void**, void*, const char*) = nullptr;
+  Result (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                          unsigned, cudaStream_t, void**, void**) = nullptr;
+  Result (*func_get_param_info)(void*, size_t, size_t*, size_t*) = nullptr;
+  Result (*func_set_attribute)(void*, int, int) = nullptr;
+  Result (*get_error_name)(Result, const char**) = nullptr;
+};
+
+template <class F> void entry_point(const char* name, F& fn, int version, bool required) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  const cudaError_t st = cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q);
+  if (st != cudaSuccess || q != cudaDriverEntryPointSuccess || !p) {
+    cudaGetLastError();
+    if (required)
+      throw CudaError(cudaErrorSymbolNotFound,
+                      std::string("the CUDA driver has no ") + name + " (needed by the JIT)");
+    return;
+  }
+  fn = reinterpret_cast<F>(p);
+}
+
+const DriverApi& driver() {
+  static const DriverApi* api = [] {
+    auto* d = new DriverApi;
+    entry_point("cuModuleLoadData", d->module_load_data, 12000, true);
+    entry_point("cuModuleGetFunction", d->module_get_function, 12000, true);
+    entry_point("cuLaunchKernel", d->launch_kernel, 12000, true);
+    entry_point("cuFuncSetAttribute", d->func_set_attribute, 12000, true);
+    entry_point("cuGetErrorName", d->get_error_name, 12000, true);
+    entry_point("cuFuncGetParamInfo", d->func_get_param_info, 12040, false);
+    return d;
+  }();
+  return *api;
+}
+
+void driver_check(int r, const char* call) {
+  if (r == 0) return;
+  const char* name = nullptr;
+  if (driver().get_error_name) driver().get_error_name(r, &name);
+  throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " +
+                                        (name ? name : "CUDA driver error " + std::to_string(r)));
+}
+
+}  // namespace
+
+void JitFunction::launch(dim3 grid, dim3 block, void** args, size_t shared_mem,
+                         cudaStream_t stream) const {
+  driver_check(driver().launch_kernel(function, grid.x, grid.y, grid.z, block.x, block.y,
+                                      block.z, static_cast<unsigned>(shared_mem), stream, args,
+                                      nullptr),
+               "cuLaunchKernel");
+}
+
+void JitFunction::set_max_dynamic_shared(int bytes) const {
+  constexpr int kMaxDynamicSharedSizeBytes = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  driver_check(driver().func_set_attribute(function, kMaxDynamicSharedSizeBytes, bytes),
+               "cuFuncSetAttribute");
+}
+
 JitModule::JitModule(std::string binary, bool cubin, std::vector<std::string> names,
                      std::vector<std::string> lowered)
     : binary_(std::move(binary)), cubin_(cubin), names_(std::move(names)),
       lowered_(std::move(lowered)) {
-  GPUARR_CUDA_CHECK(
-      cudaLibraryLoadData(&library_, binary_.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  GPUARR_CUDA_CHECK(cudaFree(nullptr));  // the runtime makes the device's context current
+  driver_check(driver().module_load_data(&module_, binary_.data()), "cuModuleLoadData");
 }
 
-JitModule::~JitModule() {
-  if (library_) cudaLibraryUnload(library_);
-}
+// Modules stay loaded for the life of the process (the context frees them); unloading at
+// exit could run after the context is gone.
+JitModule::~JitModule() = default;
 
 const JitFunction& JitModule::function(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -136,45 +202,23 @@ const JitFunction& JitModule::function(const std::string& name) {
     if (names_[i] == name) symbol = lowered_[i];
   auto f = std::make_unique<JitFunction>();
   f->name = name;
-  GPUARR_CUDA_CHECK(cudaLibraryGetKernel(&f->kernel, library_, symbol.c_str()));
-  // Parameter sizes, for argument checks; unknown when the runtime cannot say.
-  f->params_known = true;
-  for (size_t i = 0;; ++i) {
+  const int r = driver().module_get_function(&f->function, module_, symbol.c_str());
+  if (r != 0) {
+    throw CudaError(cudaErrorSymbolNotFound,
+                    "cuModuleGetFunction failed: the module has no kernel named '" + name + "'");
+  }
+  // Parameter sizes, for argument checks; unknown when the driver cannot say (< 12.4).
+  f->params_known = driver().func_get_param_info != nullptr;
+  for (size_t i = 0; f->params_known && i <= 4096; ++i) {
     size_t offset = 0, size = 0;
-    cudaError_t st = cudaFuncGetParamInfo(f->func(), i, &offset, &size);
-    if (st != cudaSuccess) {
-      cudaGetLastError();
-      if (st != cudaErrorInvalidValue) f->params_known = false;
+    const int res = driver().func_get_param_info(f->function, i, &offset, &size);
+    if (res == 1) break;  // CUDA_ERROR_INVALID_VALUE: past the last parameter
+    if (res != 0) {
+      f->params_known = false;
+      f->param_sizes.clear();
       break;
     }
     f->param_sizes.push_back(size);
-    if (i > 4096) break;
-  }
-  if (!f->params_known) {
-    // The driver's cuKernelGetParamInfo (CUkernel is cudaKernel_t), reached through the
-    // runtime's entry-point query so that gpuarr still does not link libcuda.
-    using GetParamInfo = int (*)(void*, size_t, size_t*, size_t*);
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &fn, 12040, cudaEnableDefault,
-                                         &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess && fn) {
-      auto get = reinterpret_cast<GetParamInfo>(fn);
-      f->param_sizes.clear();
-      f->params_known = true;
-      for (size_t i = 0; i <= 4096; ++i) {
-        size_t offset = 0, size = 0;
-        const int r = get(reinterpret_cast<void*>(f->kernel), i, &offset, &size);
-        if (r == 1) break;  // CUDA_ERROR_INVALID_VALUE: past the last parameter
-        if (r != 0) {
-          f->params_known = false;
-          break;
-        }
-        f->param_sizes.push_back(size);
-      }
-    } else {
-      cudaGetLastError();
-    }
   }
   auto& ref = *f;
   functions_.emplace(name, std::move(f));

@@ -1,7 +1,8 @@
 // Compiled JIT modules, cached in memory (key -> loaded module) and on disk
 // (GPUARR_CACHE_DIR or ~/.cache/gpuarr/kernels; key = sha256 of source, options, NVRTC
-// version, architecture and gpuarr version). Modules are loaded through the CUDA runtime's
-// library API (cudaLibraryLoadData), so gpuarr never links the driver library.
+// version, architecture and gpuarr version). Modules are loaded and launched with the driver
+// API (cuModuleLoadData, cuLaunchKernel), reached through the runtime's entry-point query so
+// that gpuarr never links the driver library (CI machines have none).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -15,11 +16,14 @@
 namespace gpuarr {
 
 struct JitFunction {
-  cudaKernel_t kernel = nullptr;
+  void* function = nullptr;  // CUfunction
   std::string name;
   bool params_known = false;
   std::vector<size_t> param_sizes;  // valid when params_known
-  const void* func() const { return reinterpret_cast<const void*>(kernel); }
+  // cuLaunchKernel on `stream` with `args` (pointers to each argument's bytes).
+  void launch(dim3 grid, dim3 block, void** args, size_t shared_mem, cudaStream_t stream) const;
+  // Allows more than 48 KiB of dynamic shared memory.
+  void set_max_dynamic_shared(int bytes) const;
 };
 
 class JitModule {
@@ -40,7 +44,7 @@ class JitModule {
   std::string binary_;
   bool cubin_;
   std::vector<std::string> names_, lowered_;
-  cudaLibrary_t library_ = nullptr;
+  void* module_ = nullptr;  // CUmodule
   std::unordered_map<std::string, std::unique_ptr<JitFunction>> functions_;
 };
 

@@ -77,12 +77,22 @@ def _eig(a, compute_v):
     w, v, failed = _core._eig(a, compute_v)
     if failed:
         raise LinAlgError("Eigenvalues did not converge")
+    if _EIG_ALWAYS_COMPLEX and w.dtype.kind == "f":
+        ct = _np.result_type(w.dtype, _np.complex64)
+        w = w.astype(ct)
+        v = v.astype(ct) if v is not None else None
     return w, v
+
+
+# NumPy 2.5 returns complex eigenvalues/vectors for real input even when all are real
+# (earlier versions gave a real dtype then): follow the installed NumPy.
+_EIG_ALWAYS_COMPLEX = _np.lib.NumpyVersion(_np.__version__) >= "2.5.0.dev0"
 
 
 def eig(a):
     """numpy.linalg.eig: eigenvalues and right eigenvectors of general square matrices
-    (cusolverDnXgeev). Real input gives real results when every eigenvalue is real."""
+    (cusolverDnXgeev). Real input gives complex results, or with NumPy < 2.5 real ones when
+    every eigenvalue is real, as the installed NumPy does."""
     w, v = _eig(a, True)
     return EigResult(w, v)
 

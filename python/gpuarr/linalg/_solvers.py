@@ -139,7 +139,27 @@ def inv(a):
     a = _asarray(a)
     assert_stacked_square(a.shape)
     t = common_type(a.dtype)
-    return _core._linalg_inv(_cast(a, t), True)
+    a = _cast(a, t)
+    try:
+        r = _core._linalg_inv(a, True)
+    except LinAlgError:
+        if _all_finite(a):
+            raise
+        r = _core._linalg_inv(a, False)  # NaN/inf input: NumPy returns, it does not raise
+    return _nan_where_nan(a, r)
+
+
+def _all_finite(a):
+    return bool(_ga.isfinite(a).all())
+
+
+def _nan_where_nan(a, r):
+    """NaN results for the matrices of a with a NaN, as LAPACK gives (cuSOLVER's pivoting
+    can step over a NaN and return finite values); on the device, no host wait."""
+    if a.size == 0 or a.dtype.kind not in "fc":
+        return r
+    bad = _ga.isnan(a).any(axis=(-2, -1))
+    return _ga.where(bad.reshape(bad.shape + (1,) * (r.ndim - bad.ndim)), _np.nan, r)
 
 
 def solve(a, b):
@@ -154,11 +174,21 @@ def solve(a, b):
     if tuple(a.shape[:-2]) != batch:
         a = _ga.broadcast_to(a, batch + (n, n))
     if vector:
-        b2 = _ga.broadcast_to(b[:, None], batch + (n, 1))
-        return _core._linalg_solve(a, b2)[..., 0]
+        return _solve(a, _ga.broadcast_to(b[:, None], batch + (n, 1)))[..., 0]
     if tuple(b.shape[:-2]) != batch:
         b = _ga.broadcast_to(b, batch + tuple(b.shape[-2:]))
-    return _core._linalg_solve(a, b)
+    return _solve(a, b)
+
+
+def _solve(a, b):
+    try:
+        x = _core._linalg_solve(a, b)
+    except LinAlgError:
+        if _all_finite(a):
+            raise
+        # NaN/inf input: NumPy returns NaN/inf, it does not raise "Singular matrix".
+        x = _ga.full(b.shape, _np.nan, dtype=a.dtype)
+    return _nan_where_nan(a, x)
 
 
 def matrix_power(a, n):
