@@ -362,7 +362,7 @@ GPUARR_BINDINGS(200) {
         return py::cast(k.f->param_sizes);
       })
       .def_property_readonly("ptr", [](const JitKernelHandle& k) {
-        return reinterpret_cast<uintptr_t>(k.f->kernel);
+        return reinterpret_cast<uintptr_t>(k.f->function);
       })
       .def("launch", &raw_launch, py::arg("grid"), py::arg("block"), py::arg("args"),
            py::arg("shared_mem") = 0);
