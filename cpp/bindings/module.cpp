@@ -1,5 +1,10 @@
 // gpuarr._core: the extension module. Registers the exception types and the bindings.
+#include <execinfo.h>
 #include <pybind11/pybind11.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include "bindings/dtype_convert.hpp"
 #include "bindings/py_array.hpp"
@@ -9,7 +14,23 @@
 
 namespace py = pybind11;
 
+namespace {
+// GPUARR_SEGV_BACKTRACE=1: a native backtrace on stderr when the process crashes (for
+// reports; resolve the offsets with addr2line -e _core*.so).
+void print_native_backtrace(int sig) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  backtrace_symbols_fd(frames, n, STDERR_FILENO);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+}  // namespace
+
 PYBIND11_MODULE(_core, m) {
+  if (const char* e = std::getenv("GPUARR_SEGV_BACKTRACE"); e && e[0] == '1') {
+    signal(SIGSEGV, print_native_backtrace);
+    signal(SIGBUS, print_native_backtrace);
+  }
   m.doc() = "gpuarr's C++/CUDA core";
   gpuarr::bind::init_numpy_cache();
 

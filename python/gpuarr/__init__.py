@@ -5,6 +5,7 @@ only results that reach the host (``item()``, ``float()``, printing, ``asnumpy``
 the device.
 """
 
+import numpy as _numpy  # noqa: F401  (before the extension, which imports NumPy's modules)
 from gpuarr import _core
 from gpuarr._core import (
     ndarray,
