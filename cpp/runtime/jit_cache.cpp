@@ -7,9 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "core/sha256.hpp"
 #include "runtime/cuda_check.hpp"
@@ -45,56 +43,73 @@ int device_cc(int device) {
   return v;
 }
 
+// The disk cache uses C stdio, not iostreams: on the GPU machine's build the iostream
+// number formatting crashed the process (a libstdc++ locale facet never initialised).
 void make_dirs(const std::string& path) {
-  std::string cur;
-  std::istringstream in(path);
-  std::string part;
-  if (!path.empty() && path[0] == '/') cur = "/";
-  while (std::getline(in, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    mkdir(cur.c_str(), 0755);
+  std::string cur = (!path.empty() && path[0] == '/') ? "/" : "";
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    if (end > start) {
+      cur += path.substr(start, end - start) + "/";
+      mkdir(cur.c_str(), 0755);
+    }
+    start = end + 1;
   }
+}
+
+bool read_file(const std::string& file, std::string& data) {
+  FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f) return false;
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, got);
+  const bool ok = !std::ferror(f);
+  std::fclose(f);
+  return ok;
 }
 
 // Disk format: "GAJIT1 <cubin> <n>\n", n lowered names one per line, then the binary.
 bool read_disk(const std::string& file, CompiledProgram& prog, size_t n_names) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::string magic;
-  int cubin = 0;
-  size_t n = 0;
-  in >> magic >> cubin >> n;
-  if (!in || magic != "GAJIT1" || n != n_names) return false;
-  in.get();
+  std::string data;
+  if (!read_file(file, data)) return false;
+  size_t pos = data.find('\n');
+  if (pos == std::string::npos) return false;
+  const std::string header = data.substr(0, pos);
+  const std::string want = "GAJIT1 ";
+  if (header.compare(0, want.size(), want) != 0 || header.size() < want.size() + 3) return false;
+  const char cubin = header[want.size()];
+  if ((cubin != '0' && cubin != '1') || header[want.size() + 1] != ' ') return false;
+  if (header.substr(want.size() + 2) != std::to_string(n_names)) return false;
   prog.lowered.clear();
-  for (size_t i = 0; i < n; ++i) {
-    std::string l;
-    if (!std::getline(in, l)) return false;
-    prog.lowered.push_back(l);
+  ++pos;
+  for (size_t i = 0; i < n_names; ++i) {
+    const size_t end = data.find('\n', pos);
+    if (end == std::string::npos) return false;
+    prog.lowered.push_back(data.substr(pos, end - pos));
+    pos = end + 1;
   }
-  std::ostringstream rest;
-  rest << in.rdbuf();
-  prog.binary = rest.str();
-  prog.cubin = cubin != 0;
+  prog.binary = data.substr(pos);
+  prog.cubin = cubin == '1';
   return !prog.binary.empty();
 }
 
 void write_disk(const std::string& dir, const std::string& file, const CompiledProgram& prog) {
   make_dirs(dir);
   std::random_device rd;
-  std::string tmp = file + "." + std::to_string(getpid()) + "." + std::to_string(rd()) + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;
-    out << "GAJIT1 " << (prog.cubin ? 1 : 0) << " " << prog.lowered.size() << "\n";
-    for (const auto& l : prog.lowered) out << l << "\n";
-    out.write(prog.binary.data(), static_cast<std::streamsize>(prog.binary.size()));
-    if (!out) {
-      out.close();
-      std::remove(tmp.c_str());
-      return;
-    }
+  const std::string tmp =
+      file + "." + std::to_string(getpid()) + "." + std::to_string(rd()) + ".tmp";
+  std::string data = "GAJIT1 " + std::string(prog.cubin ? "1" : "0") + " " +
+                     std::to_string(prog.lowered.size()) + "\n";
+  for (const auto& l : prog.lowered) data += l + "\n";
+  data += prog.binary;
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return;
+  const bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+  if (std::fclose(f) != 0 || !ok) {
+    std::remove(tmp.c_str());
+    return;
   }
   if (std::rename(tmp.c_str(), file.c_str()) != 0) std::remove(tmp.c_str());
 }

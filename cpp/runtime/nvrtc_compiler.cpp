@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
 namespace gpuarr {
 namespace {
@@ -60,17 +59,22 @@ std::string toolkit_include_dir() {
   return "";
 }
 
+// Plain string work (no iostreams: see jit_cache.cpp).
 std::string number_lines(const std::string& source) {
-  std::ostringstream out;
-  std::istringstream in(source);
-  std::string line;
+  std::string out;
   int n = 1;
   char buf[16];
-  while (std::getline(in, line)) {
+  size_t start = 0;
+  while (start < source.size()) {
+    size_t end = source.find('\n', start);
+    if (end == std::string::npos) end = source.size();
     std::snprintf(buf, sizeof buf, "%4d ", n++);
-    out << buf << line << "\n";
+    out += buf;
+    out.append(source, start, end - start);
+    out += "\n";
+    start = end + 1;
   }
-  return out.str();
+  return out;
 }
 
 CompiledProgram nvrtc_compile(const std::string& source, const std::string& name,
