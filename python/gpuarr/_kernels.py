@@ -45,6 +45,12 @@ __device__ inline __half __double2half(double d) { __half h; asm("cvt.rn.f16.f64
 __device__ inline float __half2float(__half h) { return static_cast<float>(h); }
 __device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 __device__ inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
+// Each operation rounds to half, as cuda_fp16.h's operators and NumPy's float16 loops do.
+__device__ inline __half operator+(__half a, __half b) { return __half(float(a) + float(b)); }
+__device__ inline __half operator-(__half a, __half b) { return __half(float(a) - float(b)); }
+__device__ inline __half operator*(__half a, __half b) { return __half(float(a) * float(b)); }
+__device__ inline __half operator/(__half a, __half b) { return __half(float(a) / float(b)); }
+__device__ inline __half operator-(__half a) { return __half(-float(a)); }
 #endif
 typedef signed char int8; typedef short int16; typedef int int32; typedef long long int64;
 typedef unsigned char uint8; typedef unsigned short uint16; typedef unsigned int uint32;
