@@ -332,10 +332,10 @@ def time_per_call(fn, sync, batches=CALL_BATCHES, max_calls=CALL_MAX_PER_BATCH,
     return Measurement(statistics.median(samples), samples, calls)
 
 
-def time_transfer(fn, sync, nbytes, runs=TRANSFER_RUNS, warmups=TRANSFER_WARMUPS,
-                  clock=time.perf_counter_ns):
-    """Median bandwidth of ``fn()`` in GB/s (``nbytes`` / seconds / 1e9) over ``runs`` runs
-    after ``warmups``; each run's result is released outside the timed region."""
+def _synced_runs(fn, sync, runs, warmups, clock, sample):
+    """``sample(result, ns)`` of each of ``runs`` runs of ``fn()`` between two ``sync()``
+    calls, after ``warmups`` untimed runs; each result is released outside the timed
+    region."""
     for _ in range(warmups):
         sync()
         r = fn()
@@ -348,30 +348,26 @@ def time_transfer(fn, sync, nbytes, runs=TRANSFER_RUNS, warmups=TRANSFER_WARMUPS
         r = fn()
         sync()
         t1 = clock()
+        samples.append(sample(r, t1 - t0))
         del r
-        samples.append(nbytes / max(t1 - t0, 1))  # bytes/ns == GB/s
     return Measurement(statistics.median(samples), samples)
+
+
+def time_transfer(fn, sync, nbytes, runs=TRANSFER_RUNS, warmups=TRANSFER_WARMUPS,
+                  clock=time.perf_counter_ns):
+    """Median bandwidth of ``fn()`` in GB/s (``nbytes`` / seconds / 1e9) over ``runs`` runs
+    after ``warmups``."""
+    return _synced_runs(fn, sync, runs, warmups, clock,
+                        lambda r, ns: nbytes / max(ns, 1))  # bytes/ns == GB/s
 
 
 def time_runs(fn, sync, runs=RUNS, warmups=0, clock=time.perf_counter_ns):
     """Median wall time of whole runs of ``fn()`` in milliseconds, each between two
     ``sync()`` calls, after ``warmups`` untimed runs (none by default: the setup already
-    ran one checked call, and a run that starts a process has nothing to warm up)."""
-    for _ in range(warmups):
-        sync()
-        r = fn()
-        sync()
-        del r
-    samples = []
-    for _ in range(runs):
-        sync()
-        t0 = clock()
-        r = fn()
-        sync()
-        t1 = clock()
-        samples.append(r * 1e3 if isinstance(r, Seconds) else (t1 - t0) / 1e6)
-        del r
-    return Measurement(statistics.median(samples), samples)
+    ran one checked call, and a run that starts a process has nothing to warm up). A run
+    that returns ``Seconds`` (timed inside a child process) counts that time instead."""
+    return _synced_runs(fn, sync, runs, warmups, clock,
+                        lambda r, ns: r * 1e3 if isinstance(r, Seconds) else ns / 1e6)
 
 
 class Seconds(float):
