@@ -104,7 +104,9 @@ def _distance_workload(dtype, goal_us):
         def fn():
             qq = xp.einsum("ij,ij->i", dq, dq)
             pp = xp.einsum("ij,ij->i", dp, dp)
-            return sqrt(qq[:, None] - 2 * (dq @ dp.T) + pp)
+            # As seed 002 writes it: `2*q@p.T` is `(2*q) @ p.T` (same precedence, left to
+            # right), so the doubling is a pass over q, not over the 10000^2 product.
+            return sqrt(qq[:, None] - 2 * dq @ dp.T + pp)
 
         r = to_host(fn()[:50, :50])
         q64, p64 = q[:50].astype(np.float64), p[:50].astype(np.float64)

@@ -290,29 +290,21 @@ bool try_cublas(DType t, const Flat& f, const char* a, const char* b, char* c, i
       }
     }
   }
-  // Option A: C^T (N x M) column-major = B^T A^T.
-  {
-    const ColMajor dc = as_col_major(f.N, f.M, cn, cm);
-    const ColMajor db = as_col_major(f.N, f.K, bn, bk);
-    const ColMajor da = as_col_major(f.K, f.M, ak, am);
-    if (dc.ok && dc.op == CUBLAS_OP_N && db.ok && da.ok) {
-      cublas_gemm(cublas_handle(stream), t, db.op, da.op, f.N, f.M, f.K, b, db.ld, e[7], a,
-                  da.ld, e[6], c, dc.ld, e[8], count);
-      return true;
-    }
-  }
-  // Option B: C (M x N) column-major = A B.
-  {
-    const ColMajor dc = as_col_major(f.M, f.N, cm, cn);
-    const ColMajor da = as_col_major(f.M, f.K, am, ak);
-    const ColMajor db = as_col_major(f.K, f.N, bk, bn);
-    if (dc.ok && dc.op == CUBLAS_OP_N && da.ok && db.ok) {
-      cublas_gemm(cublas_handle(stream), t, da.op, db.op, f.M, f.N, f.K, a, da.ld, e[6], b,
-                  db.ld, e[7], c, dc.ld, e[8], count);
-      return true;
-    }
-  }
-  return false;
+  // cuBLAS is column-major: a row-major C is the column-major C^T = B^T A^T (tried first);
+  // a column-major C is A B itself.
+  auto try_orientation = [&](int64_t m, int64_t n, int64_t c0, int64_t c1, const char* x,
+                             int64_t x0, int64_t x1, int64_t x_batch, const char* y,
+                             int64_t y0, int64_t y1, int64_t y_batch) {
+    const ColMajor dc = as_col_major(m, n, c0, c1);
+    const ColMajor dx = as_col_major(m, f.K, x0, x1);
+    const ColMajor dy = as_col_major(f.K, n, y0, y1);
+    if (!(dc.ok && dc.op == CUBLAS_OP_N && dx.ok && dy.ok)) return false;
+    cublas_gemm(cublas_handle(stream), t, dx.op, dy.op, m, n, f.K, x, dx.ld, x_batch, y, dy.ld,
+                y_batch, c, dc.ld, e[8], count);
+    return true;
+  };
+  return try_orientation(f.N, f.M, cn, cm, b, bn, bk, e[7], a, ak, am, e[6]) ||
+         try_orientation(f.M, f.N, cm, cn, a, am, ak, e[6], b, bk, bn, e[7]);
 }
 
 bool is_cublas_type(DType t) {

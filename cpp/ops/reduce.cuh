@@ -345,4 +345,29 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
   check_launch("reduce_kernel (partials)");
 }
 
+// The max/min family (max, min and the NaN-skipping forms, argmax/argmin likewise): one
+// dispatch for both operator templates. The NaN-skipping forms only differ for inexact
+// types; for integers they are the plain ones.
+template <template <class, bool, bool> class Op, bool kIndexOut>
+void run_extremum_family(bool is_max, bool skip_nan, DType dtype, const ReductionPlan& p,
+                         const char* in, char* out, int64_t sms, cudaStream_t stream) {
+  dispatch_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    using Out = std::conditional_t<kIndexOut, int64_t, T>;
+    constexpr bool inexact = !std::is_integral_v<C>;
+    auto run = [&](auto max_c, auto nan_c) {
+      run_reduction<Op<C, decltype(max_c)::value, inexact && decltype(nan_c)::value>, T, Out>(
+          p, in, out, sms, stream);
+    };
+    if (is_max) {
+      if (skip_nan) run(std::true_type{}, std::true_type{});
+      else run(std::true_type{}, std::false_type{});
+    } else {
+      if (skip_nan) run(std::false_type{}, std::true_type{});
+      else run(std::false_type{}, std::false_type{});
+    }
+  });
+}
+
 }  // namespace gpuarr

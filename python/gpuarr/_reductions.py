@@ -123,9 +123,9 @@ amax = max
 amin = min
 
 
-def _all_nan_warning(r):
+def _all_nan_warning(r, stacklevel):
     if r.dtype.kind in "fc" and r.size and bool(_core._reduce("any", _isnan(r), None, False)):
-        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=stacklevel)
 
 
 def _isnan(x):
@@ -133,22 +133,22 @@ def _isnan(x):
     return gpuarr.isnan(x)
 
 
+def _nan_extremum(kind, ufunc_name, a, axis, out, keepdims):
+    a = _as_array(a)
+    _check_no_identity(a, axis, ufunc_name)
+    r = _core._reduce(kind, a, axis, keepdims)
+    _all_nan_warning(r, stacklevel=4)  # the caller of nanmax/nanmin
+    return _finish(r, None, out)
+
+
 def nanmax(a, axis=None, out=None, keepdims=False):
     """Maximum ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
-    a = _as_array(a)
-    _check_no_identity(a, axis, "fmax")
-    r = _core._reduce("nanmax", a, axis, keepdims)
-    _all_nan_warning(r)
-    return _finish(r, None, out)
+    return _nan_extremum("nanmax", "fmax", a, axis, out, keepdims)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False):
     """Minimum ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
-    a = _as_array(a)
-    _check_no_identity(a, axis, "fmin")
-    r = _core._reduce("nanmin", a, axis, keepdims)
-    _all_nan_warning(r)
-    return _finish(r, None, out)
+    return _nan_extremum("nanmin", "fmin", a, axis, out, keepdims)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):

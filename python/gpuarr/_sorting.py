@@ -437,8 +437,11 @@ def _host_q(q):
     return q.get() if isinstance(q, _ndarray) else q
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, weights=None, interpolation=None):
+def _quantile_driver(impl, percent, a, q, axis, out, method, keepdims, weights,
+                     interpolation):
+    """The argument handling NumPy shares between quantile, percentile and their nan-forms:
+    `interpolation` is the old name of `method`, complex input is refused, percentages are
+    divided by 100 before the range check, and a Python-scalar q stays weak (NEP 50)."""
     if interpolation is not None:
         method = interpolation
     a = _as(a)
@@ -446,56 +449,37 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         raise TypeError("a must be an array of real numbers")
     q = _host_q(q)
     weak_q = type(q) in (int, float)
+    if percent:
+        q = _np.true_divide(q, 100)
     q = _np.asanyarray(q)
     if not _quantile_valid(q):
-        raise ValueError("Quantiles must be in the range [0, 1]")
-    return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent
+                         else "Quantiles must be in the range [0, 1]")
+    return impl(a, q, axis, out, method, keepdims, weights, weak_q)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    return _quantile_driver(_quantile_impl, False, a, q, axis, out, method, keepdims,
+                            weights, interpolation)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
-    if interpolation is not None:
-        method = interpolation
-    a = _as(a)
-    if a.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    q = _host_q(q)
-    weak_q = type(q) in (int, float)
-    q = _np.true_divide(q, 100)
-    q = _np.asanyarray(q)
-    if not _quantile_valid(q):
-        raise ValueError("Percentiles must be in the range [0, 100]")
-    return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+    return _quantile_driver(_quantile_impl, True, a, q, axis, out, method, keepdims,
+                            weights, interpolation)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False, *, weights=None, interpolation=None):
-    if interpolation is not None:
-        method = interpolation
-    a = _as(a)
-    if a.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    q = _host_q(q)
-    weak_q = type(q) in (int, float)
-    q = _np.asanyarray(q)
-    if not _quantile_valid(q):
-        raise ValueError("Quantiles must be in the range [0, 1]")
-    return _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+    return _quantile_driver(_nan_quantile_impl, False, a, q, axis, out, method, keepdims,
+                            weights, interpolation)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
-    if interpolation is not None:
-        method = interpolation
-    a = _as(a)
-    if a.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    q = _host_q(q)
-    weak_q = type(q) in (int, float)
-    q = _np.asanyarray(_np.true_divide(q, 100))
-    if not _quantile_valid(q):
-        raise ValueError("Percentiles must be in the range [0, 100]")
-    return _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+    return _quantile_driver(_nan_quantile_impl, True, a, q, axis, out, method, keepdims,
+                            weights, interpolation)
 
 
 def _quantile_valid(q):

@@ -171,40 +171,36 @@ def _check_n(n):
     return operator.index(n)
 
 
-def fft(a, n=None, axis=-1, norm=None, out=None):
-    """1-d discrete Fourier transform (numpy.fft.fft)."""
+def _fft_1d(a, n, axis, norm, out, real, forward):
+    """The 1-d transforms' shared front: argument checks and NumPy's default length (the
+    axis length, or 2*(m-1) points for the inverse of a real transform)."""
     _check_array(a)
     _no_out(out)
     if n is None:
         n = a.shape[_np_normalize_axis(axis, a.ndim)]
-    return _raw_fft(a, _check_n(n), axis, False, True, norm)
+        if real and not forward:
+            n = (n - 1) * 2
+    return _raw_fft(a, _check_n(n), axis, real, forward, norm)
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """1-d discrete Fourier transform (numpy.fft.fft)."""
+    return _fft_1d(a, n, axis, norm, out, False, True)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """1-d inverse discrete Fourier transform (numpy.fft.ifft)."""
-    _check_array(a)
-    _no_out(out)
-    if n is None:
-        n = a.shape[_np_normalize_axis(axis, a.ndim)]
-    return _raw_fft(a, _check_n(n), axis, False, False, norm)
+    return _fft_1d(a, n, axis, norm, out, False, False)
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
     """1-d transform of real input, the n//2+1 non-negative frequencies (numpy.fft.rfft)."""
-    _check_array(a)
-    _no_out(out)
-    if n is None:
-        n = a.shape[_np_normalize_axis(axis, a.ndim)]
-    return _raw_fft(a, _check_n(n), axis, True, True, norm)
+    return _fft_1d(a, n, axis, norm, out, True, True)
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of rfft (numpy.fft.irfft): n real points, default 2*(m-1)."""
-    _check_array(a)
-    _no_out(out)
-    if n is None:
-        n = (a.shape[_np_normalize_axis(axis, a.ndim)] - 1) * 2
-    return _raw_fft(a, _check_n(n), axis, True, False, norm)
+    return _fft_1d(a, n, axis, norm, out, True, False)
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
