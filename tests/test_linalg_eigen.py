@@ -368,3 +368,64 @@ def test_eig_nonfinite(fn, bad):
     a[0, 3] = bad
     with pytest.raises(np.linalg.LinAlgError, match="Array must not contain infs or NaNs"):
         getattr(LA, fn)(gpuarr.asarray(a))
+
+
+# ---- cuSOLVER variants selected by environment variables (read at each call) -------------
+# GPUARR_SYEVD_API=legacy (cusolverDn?syevd / ?heevd instead of Xsyevd), GPUARR_SYEVD_HOST=
+# pinned, GPUARR_EIGH_PREPARE=block (the old one-block NaN check), GPUARR_GEEV_HOST=pageable,
+# GPUARR_GEEV_VR=alias: each must give NumPy's results.
+_EIGH_VARIANTS = [
+    {},
+    {"GPUARR_SYEVD_API": "legacy"},
+    {"GPUARR_SYEVD_API": "x", "GPUARR_SYEVD_HOST": "pinned"},
+    {"GPUARR_EIGH_PREPARE": "block"},
+    {"GPUARR_SYEVD_API": "legacy", "GPUARR_EIGH_PREPARE": "block"},
+]
+
+
+@gpu_test
+@pytest.mark.parametrize("env", _EIGH_VARIANTS, ids=lambda e: ",".join(f"{k[7:]}={v}" for k, v in e.items()) or "default")
+@pytest.mark.parametrize("dtype", EIGH_DTYPES)
+def test_eigh_syevd_variants(rng, monkeypatch, env, dtype):
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    for n, uplo in ((1, "L"), (7, "U"), (64, "L"), (200, "U")):
+        a = _rand(rng, (n, n), dtype)
+        w, v = LA.eigh(gpuarr.asarray(a), UPLO=uplo, _method="syevd")
+        _check_eigh(a, uplo, w, v, dtype)
+        w2 = LA.eigvalsh(gpuarr.asarray(a), UPLO=uplo, _method="syevd")
+        _check_eigh(a, uplo, w2, None, dtype)
+    # A batch (one call per matrix), a NaN in the read triangle of the second matrix only.
+    a = _rand(rng, (3, 33, 33), dtype)
+    a[1, 20, 3] = np.nan  # lower triangle
+    w, v = LA.eigh(gpuarr.asarray(a), UPLO="L", _method="syevd")
+    wg, vg = gpuarr.asnumpy(w), gpuarr.asnumpy(v)
+    assert np.isnan(wg[1]).all() and np.isnan(vg[1]).all()
+    if np.isfinite(wg[[0, 2]]).all():  # (a failed info poisons the whole batch in _eigen.py)
+        _check_eigh(a[[0, 2]], "L", gpuarr.asarray(wg[[0, 2]]), gpuarr.asarray(vg[[0, 2]]), dtype)
+    # The NaN lies in the unread (upper) triangle for UPLO="U": finite results.
+    w = gpuarr.asnumpy(LA.eigvalsh(gpuarr.asarray(a), UPLO="U", _method="syevd"))
+    assert np.isfinite(w).all()
+
+
+_GEEV_VARIANTS = [
+    {},
+    {"GPUARR_GEEV_HOST": "pageable"},
+    {"GPUARR_GEEV_VR": "alias"},
+    {"GPUARR_GEEV_HOST": "pageable", "GPUARR_GEEV_VR": "alias"},
+]
+
+
+@gpu_test
+@pytest.mark.parametrize("env", _GEEV_VARIANTS, ids=lambda e: ",".join(f"{k[7:]}={v}" for k, v in e.items()) or "default")
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_eig_geev_variants(rng, monkeypatch, env, dtype):
+    if not _routines()["xgeev"]:
+        pytest.skip("cusolverDnXgeev not available")
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    for shape in ((1, 1), (5, 5), (64, 64), (200, 200), (2, 17, 17)):
+        a = _rand(rng, shape, dtype)
+        _check_eig(a, LA.eigvals(gpuarr.asarray(a)), None, dtype)
+        w, v = LA.eig(gpuarr.asarray(a))
+        _check_eig(a, w, v, dtype)

@@ -9,7 +9,10 @@
 #include <cusolverDn.h>
 #include <dlfcn.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 #include <type_traits>
@@ -26,6 +29,7 @@
 #include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
 #include "runtime/memory.hpp"
+#include "runtime/pinned_memory.hpp"
 
 namespace gpuarr {
 namespace {
@@ -297,6 +301,146 @@ __global__ void eigh_poison_kernel(const int* bad, R* w, R* v, int64_t n) {
   }
 }
 
+// The same two passes over the whole grid (the one-block-per-matrix kernels above ran one
+// block over 16M elements at n = 4096: ~20 ms of a latency-bound loop with 64-bit division).
+// Grid (batch, column groups); each warp walks one column of the read triangle (contiguous
+// in the column-major copy, so a warp's loads are coalesced); bad[] must be zeroed first.
+template <class R, int C>
+__global__ void eigh_prepare_grid_kernel(R* a, int64_t n, bool lower, int* bad) {
+  const int64_t b = blockIdx.x;
+  R* m = a + b * n * n * C;
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = blockDim.x >> 5;
+  int found = 0;
+  for (int64_t c = blockIdx.y * warps + (threadIdx.x >> 5); c < n; c += gridDim.y * warps) {
+    const int64_t r0 = lower ? c : 0, r1 = lower ? n : c + 1;  // rows [r0, r1) of column c
+    R* col = m + c * n * C;
+    for (int64_t r = r0 + lane; r < r1; r += 32) {
+#pragma unroll
+      for (int k = 0; k < C; ++k) found |= !isfinite(col[r * C + k]);
+      if (C == 2 && r == c) col[r * C + 1] = R(0);
+    }
+  }
+  // Every lane of a warp shares c, so the warp is converged here.
+  if (__any_sync(0xffffffffu, found) && lane == 0) bad[b] = 1;
+}
+
+template <class R, int C>
+__global__ void eigh_poison_grid_kernel(const int* bad, R* w, R* v, int64_t n) {
+  const int64_t b = blockIdx.x;
+  if (!bad[b]) return;
+  const R nan = R(NAN);
+  const int64_t t = blockIdx.y * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t stride = int64_t(gridDim.y) * blockDim.x;
+  for (int64_t i = t; i < n; i += stride) w[b * n + i] = nan;
+  if (v) {
+    for (int64_t i = t; i < n * n * C; i += stride) v[b * n * n * C + i] = nan;
+  }
+}
+
+// ---- variants selectable at run time (read at each call, so a test or probe can switch) --
+// GPUARR_EIGH_PREPARE=block: the old one-block-per-matrix NaN check (default: grid).
+// GPUARR_SYEVD_API=legacy: cusolverDn{S,D}syevd / {C,Z}heevd (default x: cusolverDnXsyevd).
+// GPUARR_GEEV_HOST=pageable: Xgeev's host workspace in pageable memory (default pinned, as CuPy).
+// GPUARR_GEEV_VR=alias: for eigvals, VL/VR point at the input matrix (default separate: an
+//   n x n buffer of their own, as CuPy).
+bool env_is(const char* name, const char* value) {
+  const char* e = std::getenv(name);
+  return e && std::strcmp(e, value) == 0;
+}
+
+// Host workspace of the 64-bit API: pinned (one buffer per thread, grown on demand and kept;
+// every caller waits for the device before returning, so the next call can reuse it) or
+// pageable.
+class HostWorkspace {
+ public:
+  // Declared where it must outlive the solver's asynchronous use (up to the info readback).
+  void* get(size_t nbytes, bool pinned) {
+    nbytes = std::max<size_t>(nbytes, 1);
+    if (pinned) {
+      thread_local std::unique_ptr<PinnedMemory> cache;
+      if (!cache || cache->nbytes() < nbytes) {
+        cache.reset();  // cudaFreeHost waits for the device
+        cache = std::make_unique<PinnedMemory>(nbytes);
+      }
+      return cache->ptr();
+    }
+    pageable_.resize(nbytes);
+    return pageable_.data();
+  }
+
+ private:
+  std::vector<char> pageable_;
+};
+
+// A cached workspace query (device bytes, host bytes) and the device workspace for it.
+struct Workspace {
+  size_t dev_bytes = 0, host_bytes = 0;
+  std::shared_ptr<Memory> dev;
+};
+template <class F>
+Workspace make_workspace(const WsKey& key, F&& query) {
+  Workspace ws;
+  const auto sz = cached_ws(key, std::forward<F>(query));
+  ws.dev_bytes = sz.first;
+  ws.host_bytes = sz.second;
+  ws.dev = allocate_device_memory(std::max<size_t>(sz.first, 16));
+  return ws;
+}
+
+// Legacy 32-bit syevd/heevd, one matrix: lwork in elements of the matrix type.
+int legacy_syevd_lwork(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz,
+                       cublasFillMode_t uplo, int n, void* A, void* W) {
+  int lwork = 0;
+  switch (t) {
+    case DType::Float32:
+      GPUARR_CUSOLVER_CHECK(cusolverDnSsyevd_bufferSize(h, jobz, uplo, n, static_cast<float*>(A), n,
+                                                        static_cast<float*>(W), &lwork));
+      break;
+    case DType::Float64:
+      GPUARR_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(h, jobz, uplo, n, static_cast<double*>(A),
+                                                        n, static_cast<double*>(W), &lwork));
+      break;
+    case DType::Complex64:
+      GPUARR_CUSOLVER_CHECK(cusolverDnCheevd_bufferSize(h, jobz, uplo, n,
+                                                        static_cast<cuComplex*>(A), n,
+                                                        static_cast<float*>(W), &lwork));
+      break;
+    default:
+      GPUARR_CUSOLVER_CHECK(cusolverDnZheevd_bufferSize(h, jobz, uplo, n,
+                                                        static_cast<cuDoubleComplex*>(A), n,
+                                                        static_cast<double*>(W), &lwork));
+      break;
+  }
+  return lwork;
+}
+
+void legacy_syevd(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                  int n, void* A, void* W, void* work, int lwork, int* info) {
+  switch (t) {
+    case DType::Float32:
+      GPUARR_CUSOLVER_CHECK(cusolverDnSsyevd(h, jobz, uplo, n, static_cast<float*>(A), n,
+                                             static_cast<float*>(W), static_cast<float*>(work),
+                                             lwork, info));
+      break;
+    case DType::Float64:
+      GPUARR_CUSOLVER_CHECK(cusolverDnDsyevd(h, jobz, uplo, n, static_cast<double*>(A), n,
+                                             static_cast<double*>(W), static_cast<double*>(work),
+                                             lwork, info));
+      break;
+    case DType::Complex64:
+      GPUARR_CUSOLVER_CHECK(cusolverDnCheevd(h, jobz, uplo, n, static_cast<cuComplex*>(A), n,
+                                             static_cast<float*>(W),
+                                             static_cast<cuComplex*>(work), lwork, info));
+      break;
+    default:
+      GPUARR_CUSOLVER_CHECK(cusolverDnZheevd(h, jobz, uplo, n, static_cast<cuDoubleComplex*>(A),
+                                             n, static_cast<double*>(W),
+                                             static_cast<cuDoubleComplex*>(work), lwork, info));
+      break;
+  }
+}
+
 template <class F> void with_real_layout(DType t, F&& f) {
   switch (t) {
     case DType::Float32: return f(float{}, std::integral_constant<int, 1>{});
@@ -388,17 +532,28 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   auto info_mem = allocate_device_memory(sizeof(int) * size_t(2 * batch));
   int* info = static_cast<int*>(info_mem->ptr());
   int* bad = info + batch;
-  GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));
+  // info and bad together (the grid kernel only sets bad[b] to 1).
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(2 * batch), stream));
   const unsigned grid_batch = static_cast<unsigned>(batch);  // batch < 2**31 matrices
+  const bool block_prepare = env_is("GPUARR_EIGH_PREPARE", "block");
+  // Column groups per matrix: 8 warps a block, one column a warp; enough blocks to fill the
+  // GPU at one large matrix, few for many small ones.
+  const unsigned col_groups = static_cast<unsigned>(std::min<int64_t>((n + 7) / 8, 65535));
   with_real_layout(ct, [&](auto r, auto c) {
     using R = decltype(r);
-    eigh_prepare_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
-        reinterpret_cast<R*>(cm.data()), n, lower, bad);
+    if (block_prepare) {
+      eigh_prepare_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
+          reinterpret_cast<R*>(cm.data()), n, lower, bad);
+    } else {
+      eigh_prepare_grid_kernel<R, decltype(c)::value><<<dim3(grid_batch, col_groups), 256, 0,
+                                                        stream>>>(
+          reinterpret_cast<R*>(cm.data()), n, lower, bad);
+    }
     check_launch("eigh_prepare_kernel");
   });
   const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wt);
-  std::vector<char> host_ws;
-  std::shared_ptr<Memory> dev_ws;
+  HostWorkspace host_ws;  // lives until the readback below
+  const bool host_pinned = env_is("GPUARR_SYEVD_HOST", "pinned");
 
   if (method == EigMethod::Syevj) {
     for (int64_t b0 = 0; b0 < batch; b0 += (1 << 30)) {
@@ -410,42 +565,62 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   } else if (method == EigMethod::XsyevBatched) {
     const auto& r = routines();
     const WsKey key{2, n, batch, int(ct), int(jobz), int(uplo), current_device_key()};
-    const auto ws = cached_ws(key, [&] {
+    Workspace ws = make_workspace(key, [&] {
       size_t d = 0, hb = 0;
       GPUARR_CUSOLVER_CHECK(r.xsyev_batched_buffer(h.handle, h.params, jobz, uplo, n, cta,
                                                    cm.data(), n, ctw, w.data(), cta, &d, &hb,
                                                    batch));
       return std::pair<size_t, size_t>(d, hb);
     });
-    dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
-    host_ws.resize(std::max<size_t>(ws.second, 1));
+    void* hptr = host_ws.get(ws.host_bytes, host_pinned);
     GPUARR_CUSOLVER_CHECK(r.xsyev_batched(h.handle, h.params, jobz, uplo, n, cta, cm.data(), n,
-                                          ctw, w.data(), cta, dev_ws->ptr(), ws.first,
-                                          host_ws.data(), ws.second, info, batch));
-  } else {  // Syevd, one call per matrix
+                                          ctw, w.data(), cta, ws.dev->ptr(), ws.dev_bytes,
+                                          hptr, ws.host_bytes, info, batch));
+  } else if (env_is("GPUARR_SYEVD_API", "legacy") && n < (int64_t(1) << 31)) {
+    // Legacy 32-bit syevd/heevd, one call per matrix (no host workspace).
+    const int ni = static_cast<int>(n);
+    const WsKey key{5, n, 1, int(ct), int(jobz), int(uplo), current_device_key()};
+    Workspace ws = make_workspace(key, [&] {
+      const int lwork = legacy_syevd_lwork(h.handle, ct, jobz, uplo, ni, cm.data(), w.data());
+      return std::pair<size_t, size_t>(size_t(lwork) * itemsize(ct), 0);
+    });
+    const int lwork = static_cast<int>(ws.dev_bytes / itemsize(ct));
+    const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
+    for (int64_t b = 0; b < batch; ++b) {
+      legacy_syevd(h.handle, ct, jobz, uplo, ni, cm.data() + b * mat_bytes,
+                   w.data() + b * w_bytes, ws.dev->ptr(), lwork, info + b);
+    }
+  } else {  // Syevd (64-bit API), one call per matrix
     const WsKey key{3, n, 1, int(ct), int(jobz), int(uplo), current_device_key()};
-    const auto ws = cached_ws(key, [&] {
+    Workspace ws = make_workspace(key, [&] {
       size_t d = 0, hb = 0;
       GPUARR_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(h.handle, h.params, jobz, uplo, n, cta,
                                                         cm.data(), n, ctw, w.data(), cta, &d,
                                                         &hb));
       return std::pair<size_t, size_t>(d, hb);
     });
-    dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
-    host_ws.resize(std::max<size_t>(ws.second, 1));
+    void* hptr = host_ws.get(ws.host_bytes, host_pinned);
     const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
     for (int64_t b = 0; b < batch; ++b) {
       GPUARR_CUSOLVER_CHECK(cusolverDnXsyevd(h.handle, h.params, jobz, uplo, n, cta,
                                              cm.data() + b * mat_bytes, n, ctw,
-                                             w.data() + b * w_bytes, cta, dev_ws->ptr(),
-                                             ws.first, host_ws.data(), ws.second, info + b));
+                                             w.data() + b * w_bytes, cta, ws.dev->ptr(),
+                                             ws.dev_bytes, hptr, ws.host_bytes, info + b));
     }
   }
   with_real_layout(ct, [&](auto r, auto c) {
     using R = decltype(r);
-    eigh_poison_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
-        bad, reinterpret_cast<R*>(w.data()),
-        compute_v ? reinterpret_cast<R*>(cm.data()) : nullptr, n);
+    R* vptr = compute_v ? reinterpret_cast<R*>(cm.data()) : nullptr;
+    if (block_prepare) {
+      eigh_poison_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
+          bad, reinterpret_cast<R*>(w.data()), vptr, n);
+    } else {
+      const unsigned groups = static_cast<unsigned>(
+          std::min<int64_t>((n * n * decltype(c)::value + 255) / 256, 1024));
+      eigh_poison_grid_kernel<R, decltype(c)::value><<<dim3(grid_batch, groups), 256, 0,
+                                                       stream>>>(
+          bad, reinterpret_cast<R*>(w.data()), vptr, n);
+    }
     check_launch("eigh_poison_kernel");
   });
   // One small readback: any nonzero info (also waits for the host workspace's last use).
@@ -494,30 +669,42 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
   CusolverHandles h = cusolver_handle(stream);
   const cusolverEigMode_t jobvr = compute_v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wct);
+  // VL (never computed) and, for eigvals, VR get a valid n x n pointer that is never
+  // written, in case a cuSOLVER version checks them for null: by default a buffer of their
+  // own (as CuPy), GPUARR_GEEV_VR=alias the input matrix itself.
+  std::shared_ptr<Memory> vr_scratch;
+  char* v_base = nullptr;
+  int64_t v_step = 0;  // bytes between matrices of v_base
+  const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
+  if (compute_v) {
+    v_base = vr.data();
+    v_step = mat_bytes;
+  } else if (env_is("GPUARR_GEEV_VR", "alias")) {
+    v_base = cm.data();
+    v_step = mat_bytes;
+  } else {
+    vr_scratch = allocate_device_memory(size_t(mat_bytes));
+    v_base = static_cast<char*>(vr_scratch->ptr());
+  }
   const WsKey key{4, n, 1, int(ct), int(jobvr), 0, current_device_key()};
-  const auto ws = cached_ws(key, [&] {
+  Workspace ws = make_workspace(key, [&] {
     size_t d = 0, hb = 0;
-    // VL (never computed) and, for eigvals, VR get a valid n x n pointer that is never
-    // written (as CuPy does), in case a cuSOLVER version checks them for null.
-    char* vptr = compute_v ? vr.data() : cm.data();
     GPUARR_CUSOLVER_CHECK(r.xgeev_buffer(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr,
-                                         n, cta, cm.data(), n, ctw, w.data(), cta, vptr, n,
-                                         cta, vptr, n, cta, &d, &hb));
+                                         n, cta, cm.data(), n, ctw, w.data(), cta, v_base, n,
+                                         cta, v_base, n, cta, &d, &hb));
     return std::pair<size_t, size_t>(d, hb);
   });
-  auto dev_ws = allocate_device_memory(std::max<size_t>(ws.first, 16));
-  std::vector<char> host_ws(std::max<size_t>(ws.second, 1));
+  HostWorkspace host_ws;  // lives until the readback below
+  void* hptr = host_ws.get(ws.host_bytes, !env_is("GPUARR_GEEV_HOST", "pageable"));
   auto info_mem = allocate_device_memory(sizeof(int) * size_t(batch));
   int* info = static_cast<int*>(info_mem->ptr());
   GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));
-  const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
   for (int64_t b = 0; b < batch; ++b) {
-    char* vptr = (compute_v ? vr.data() : cm.data()) + b * mat_bytes;
+    char* vptr = v_base + b * v_step;
     GPUARR_CUSOLVER_CHECK(r.xgeev(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, cta,
                                   cm.data() + b * mat_bytes, n, ctw, w.data() + b * w_bytes,
-                                  cta, vptr, n, cta, vptr, n, cta,
-                                  dev_ws->ptr(), ws.first, host_ws.data(), ws.second,
-                                  info + b));
+                                  cta, vptr, n, cta, vptr, n, cta, ws.dev->ptr(), ws.dev_bytes,
+                                  hptr, ws.host_bytes, info + b));
   }
   res.failed = any_info_nonzero(info, batch, stream);
 

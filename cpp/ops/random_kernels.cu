@@ -1,5 +1,7 @@
 // gpuarr.random's device kernels (see random.hpp for the counter layout).
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "core/errors.hpp"
@@ -74,6 +76,16 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
                          stream_for(out)>>>(reinterpret_cast<T*>(out.data()), n, s, gen,
                                             vector_ok);
   check_launch(name);
+}
+
+// GPUARR_NORMAL_KERNEL=old: float32 normals through the pre-tuning accurate-libm path
+// (read once per process; for comparing the two on a GPU without a rebuild).
+bool normal_kernel_old() {
+  static const bool old = [] {
+    const char* v = std::getenv("GPUARR_NORMAL_KERNEL");
+    return v != nullptr && std::string(v) == "old";
+  }();
+  return old;
 }
 
 void require_contiguous(const NDArray& out, const char* fn) {
@@ -168,6 +180,12 @@ void random_uniform(const NDArray& out, PhiloxState s, double low, double high) 
 void random_normal(const NDArray& out, PhiloxState s, double loc, double scale) {
   dispatch_float(out, "random_normal", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float>) {
+      if (normal_kernel_old()) {
+        launch_block<T>(out, s, NormalGenAccurate{loc, scale}, "random_normal");
+        return;
+      }
+    }
     launch_block<T>(out, s, NormalGen{loc, scale}, "random_normal");
   });
 }

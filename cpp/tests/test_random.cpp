@@ -115,6 +115,42 @@ TEST(RandomAlgorithms, BlockGenerators) {
   expect_moments(block_moments(ExponentialGen{2.0}, float{}), 2.0, 4.0, "exponential f32");
 }
 
+// The float32 normal's -2 ln(u): the series below e = 1 - u = 1/32 and log2 above agree
+// with a double log to float rounding over the whole 24-bit range, including u = 1 (0)
+// and the smallest u = 2**-24 (the largest |x|, sqrt(48 ln 2) = 5.768).
+TEST(RandomAlgorithms, NormalFloatPieces) {
+  double worst = 0.0;
+  for (uint32_t m = 1; m <= (1u << 24); m += (m < 4096 || m > (1u << 24) - 4096) ? 1 : 997) {
+    const float u = static_cast<float>(m) * 0x1.0p-24f;
+    const double ref = -2.0 * std::log(static_cast<double>(u));
+    const double got = neg2log_fast(u);
+    if (m == (1u << 24)) {
+      EXPECT_EQ(got, 0.0);
+      continue;
+    }
+    worst = std::max(worst, std::fabs(got - ref) / ref);
+  }
+  EXPECT_LT(worst, 4e-7);  // host: libm log2 above the series; the series itself is ~2 ulp
+  Vals<float> v;
+  NormalGen{0.0, 1.0}(Philox4{{0u, 0x80000000u, 0u, 0u}}, v);  // u1 = 2**-24, a = 0
+  EXPECT_NEAR(v.v[0], std::sqrt(48.0 * std::log(2.0)), 1e-5);
+  EXPECT_NEAR(v.v[1], 0.0, 1e-6);
+  NormalGen{0.0, 1.0}(Philox4{{0u, 0u, 0u, 0u}}, v);  // a = -1/2: cos = -1
+  EXPECT_NEAR(v.v[0], -std::sqrt(48.0 * std::log(2.0)), 1e-5);
+  // Same bits through a double-precision Box-Muller (angle 2*pi*(u24 - 1/2)).
+  for (uint32_t i = 0; i < 20000; ++i) {
+    const Philox4 r = philox4x32_10(i, 0, 0, 1, 0x1234u, 0x5678u);
+    NormalGen{0.0, 1.0}(r, v);
+    for (int k = 0; k < 4; k += 2) {
+      const double u1 = static_cast<double>((r.v[k] >> 8) + 1) * 0x1.0p-24;
+      const double a = static_cast<double>(r.v[k + 1] >> 8) * 0x1.0p-24 - 0.5;
+      const double rad = std::sqrt(-2.0 * std::log(u1));
+      EXPECT_NEAR(v.v[k], rad * std::cos(2.0 * M_PI * a), 2e-6);
+      EXPECT_NEAR(v.v[k + 1], rad * std::sin(2.0 * M_PI * a), 2e-6);
+    }
+  }
+}
+
 TEST(RandomAlgorithms, Gamma) {
   for (double a : {0.05, 0.3, 1.0, 2.5, 30.0}) {
     Moments m = moments([&](int i) {
