@@ -133,8 +133,10 @@ def test_next_fast_len():
 SHAPES_2D = [((6, 7), (3, 3)), ((5, 8), (2, 4)), ((4, 3), (5, 6)), ((70, 130), (15, 15)),
              ((40, 9), (17, 3)), ((9, 40), (3, 50)), ((5, 5), (1, 1)), ((1, 30), (1, 4)),
              ((6, 100), (2, 90)), ((30, 5), (33, 2))]
-# (40, 9) by (17, 3) and (30, 5) by (33, 2): filter rows in chunks of 16; (6, 100) by (2, 90):
-# the tile exceeds 48 KiB for 8- and 16-byte types, so the plain kernel runs.
+# (40, 9) by (17, 3) and (30, 5) by (33, 2): filter rows in chunks (8 rows in the blocked
+# kernel, 16 in the tiled one); (6, 100) by (2, 90): the tile exceeds 48 KiB for 8- and
+# 16-byte types: the blocked kernel (default) opts in to more shared memory, the tiled one
+# hands over to the one-output-per-thread kernel.
 
 
 @gpu_test
