@@ -195,7 +195,7 @@ BLOCKED_SHAPES = [((300, 90), (3, 3)), ((300, 90), (5, 4)), ((300, 90), (7, 7)),
 
 
 @gpu_test
-@pytest.mark.parametrize("kernel", ["blocked", "tiled"])
+@pytest.mark.parametrize("kernel", ["blocked", "blocked8", "tiled"])
 @pytest.mark.parametrize("shapes", BLOCKED_SHAPES)
 def test_2d_kernels_heights_tiles(rng, monkeypatch, kernel, shapes):
     monkeypatch.setenv("GPUARR_CONV2D_KERNEL", kernel)

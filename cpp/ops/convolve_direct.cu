@@ -358,16 +358,18 @@ __global__ void conv1d_generic_kernel(const T* __restrict__ in, int64_t n, int64
 
 constexpr size_t kDefaultSmem = 48 * 1024;
 
-enum class Conv2DKernel { Blocked, Tiled, Generic };
+enum class Conv2DKernel { Blocked, BlockedHalf, Tiled, Generic };
 
-// GPUARR_CONV2D_KERNEL=blocked (default) | tiled | generic; read at each call so that one
-// process can compare them.
+// GPUARR_CONV2D_KERNEL=blocked (default) | blocked8 (the blocked kernel with half the rows
+// per thread: 8, 4 for complex128) | tiled | generic; read at each call so that one process
+// can compare them.
 Conv2DKernel conv2d_kernel_choice() {
   const char* v = std::getenv("GPUARR_CONV2D_KERNEL");
   if (v == nullptr || *v == '\0' || std::strcmp(v, "blocked") == 0) return Conv2DKernel::Blocked;
+  if (std::strcmp(v, "blocked8") == 0) return Conv2DKernel::BlockedHalf;
   if (std::strcmp(v, "tiled") == 0) return Conv2DKernel::Tiled;
   if (std::strcmp(v, "generic") == 0) return Conv2DKernel::Generic;
-  throw ValueError("GPUARR_CONV2D_KERNEL must be 'blocked', 'tiled' or 'generic'");
+  throw ValueError("GPUARR_CONV2D_KERNEL must be 'blocked', 'blocked8', 'tiled' or 'generic'");
 }
 
 int max_optin_smem() {
@@ -395,10 +397,9 @@ void launch_blocked(const Conv2DArgs& a, T fill, size_t smem, dim3 grid, cudaStr
   check_launch("conv2d_blocked_kernel");
 }
 
-// The blocked kernel when it applies (returns false otherwise).
-template <class T>
+// The blocked kernel with R rows per thread when it applies (returns false otherwise).
+template <class T, int R>
 bool try_launch_blocked(const Conv2DArgs& a, T fill, cudaStream_t stream) {
-  constexpr int R = blocked_rows<T>();
   // One output row (a 1-d problem): the tiled kernel's tile is half as tall.
   if (a.oh == 1) return false;
   const int64_t gx = (a.ow + kBX - 1) / kBX, gy = (a.oh + kBY * R - 1) / (kBY * R);
@@ -430,7 +431,14 @@ bool try_launch_blocked(const Conv2DArgs& a, T fill, cudaStream_t stream) {
 template <class T>
 void launch_2d(const Conv2DArgs& a, T fill, cudaStream_t stream) {
   const Conv2DKernel choice = conv2d_kernel_choice();
-  if (choice == Conv2DKernel::Blocked && try_launch_blocked<T>(a, fill, stream)) return;
+  if (choice == Conv2DKernel::Blocked &&
+      try_launch_blocked<T, blocked_rows<T>()>(a, fill, stream)) {
+    return;
+  }
+  if (choice == Conv2DKernel::BlockedHalf &&
+      try_launch_blocked<T, blocked_rows<T>() / 2>(a, fill, stream)) {
+    return;
+  }
   constexpr int R = rows_per_thread<T>();
   const size_t smem = size_t(kTY * R + a.kh - 1) * size_t(kTX + a.kw - 1) * sizeof(T);
   const dim3 block(kTX, kTY);
