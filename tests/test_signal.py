@@ -133,8 +133,10 @@ def test_next_fast_len():
 SHAPES_2D = [((6, 7), (3, 3)), ((5, 8), (2, 4)), ((4, 3), (5, 6)), ((70, 130), (15, 15)),
              ((40, 9), (17, 3)), ((9, 40), (3, 50)), ((5, 5), (1, 1)), ((1, 30), (1, 4)),
              ((6, 100), (2, 90)), ((30, 5), (33, 2))]
-# (40, 9) by (17, 3) and (30, 5) by (33, 2): filter rows in chunks of 16; (6, 100) by (2, 90):
-# the tile exceeds 48 KiB for 8- and 16-byte types, so the plain kernel runs.
+# (40, 9) by (17, 3) and (30, 5) by (33, 2): filter rows in chunks (8 rows in the blocked
+# kernel, 16 in the tiled one); (6, 100) by (2, 90): the tile exceeds 48 KiB for 8- and
+# 16-byte types: the blocked kernel (default) opts in to more shared memory, the tiled one
+# hands over to the one-output-per-thread kernel.
 
 
 @gpu_test
@@ -177,6 +179,71 @@ def test_2d_views_ints_mixed(rng, func):
     ref = getattr(scipy_signal, func)(a.astype(complex), kc, "full", "fill", 1 + 2j)
     _check(getattr(gpuarr.signal, func)(gpuarr.asarray(a.astype(complex)), gpuarr.asarray(kc),
                                         "full", "fill", 1 + 2j), ref, a, kc)
+
+
+# The register-blocked kernel (default) and the previous ones (GPUARR_CONV2D_KERNEL):
+# every compile-time filter height (3, 5, ..., 15), the general path (even heights, 1, > 16:
+# chunks of 4 or 8 rows), images tall and wide enough for interior tiles (loaded with
+# cp.async: more than 8*16 + kh - 1 rows, 32 + kw - 1 columns), row counts that are not a
+# multiple of the 128-row (64 for complex128) tile or of the 16 rows a thread owns, widths
+# not a multiple of 32, filters larger than the image.
+BLOCKED_SHAPES = [((300, 90), (3, 3)), ((300, 90), (5, 4)), ((300, 90), (7, 7)),
+                  ((300, 90), (9, 2)), ((300, 90), (11, 11)), ((300, 90), (13, 6)),
+                  ((300, 90), (15, 15)), ((301, 97), (2, 5)), ((300, 90), (6, 6)),
+                  ((300, 90), (16, 16)), ((300, 90), (20, 3)), ((300, 90), (1, 7)),
+                  ((157, 77), (15, 14)), ((10, 12), (15, 15)), ((3, 40), (4, 45))]
+
+
+@gpu_test
+@pytest.mark.parametrize("kernel", ["blocked", "blocked8", "tiled"])
+@pytest.mark.parametrize("shapes", BLOCKED_SHAPES)
+def test_2d_kernels_heights_tiles(rng, monkeypatch, kernel, shapes):
+    monkeypatch.setenv("GPUARR_CONV2D_KERNEL", kernel)
+    sa, sk = shapes
+    a, k = _data(rng, sa, np.float64), _data(rng, sk, np.float64)
+    a[min(7, sa[0] - 1), min(5, sa[1] - 1)] = np.inf  # a non-finite input must not leak into outputs that do not read it
+    da, dk = gpuarr.asarray(a), gpuarr.asarray(k)
+    for mode, bnd in itertools.product(MODES, BOUNDARIES):
+        for func in ("convolve2d", "correlate2d"):
+            with np.errstate(invalid="ignore"):
+                ref = getattr(scipy_signal, func)(a, k, mode, bnd, -0.5)
+            got = getattr(gpuarr.signal, func)(da, dk, mode, bnd, -0.5)
+            fin = np.isfinite(ref)
+            h = got.get()
+            assert got.shape == ref.shape and got.dtype == ref.dtype, (func, mode, bnd)
+            np.testing.assert_array_equal(np.isfinite(h), fin, err_msg=f"{func} {mode} {bnd}")
+            np.testing.assert_array_equal(np.isnan(h), np.isnan(ref),
+                                          err_msg=f"{func} {mode} {bnd}")
+            a0 = np.where(np.isfinite(a), a, 0.0)
+            _check(gpuarr.asarray(np.where(fin, h, 0.0)), np.where(fin, ref, 0.0), a0, k)
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("kh,kw", [(15, 15), (5, 3), (6, 9), (17, 4)])
+def test_2d_blocked_dtypes_views(rng, dtype, kh, kw):
+    # interior tiles of strided, reversed and transposed views (cp.async with any strides)
+    a = _data(rng, (420, 260), dtype)
+    k = _data(rng, (kh, kw), dtype)
+    da, dk = gpuarr.asarray(a), gpuarr.asarray(k)
+    for key in [(slice(None), slice(None)), (slice(None, None, 2), slice(None, None, -1)),
+                (slice(3, None), slice(None, 200))]:
+        for mode, bnd in (("full", "fill"), ("same", "wrap"), ("valid", "symm")):
+            ref = scipy_signal.convolve2d(a[key], k, mode, bnd)
+            _check(gpuarr.signal.convolve2d(da[key], dk, mode, bnd), ref, a, k)
+    ref = scipy_signal.correlate2d(a.T, k, "same", "symm")
+    _check(gpuarr.signal.correlate2d(da.T, dk, "same", "symm"), ref, a, k)
+
+
+@gpu_test
+def test_conv2d_kernel_env_rejects_unknown(monkeypatch):
+    monkeypatch.setenv("GPUARR_CONV2D_KERNEL", "fastest")
+    d = gpuarr.ones((20, 20))
+    with pytest.raises(ValueError, match="GPUARR_CONV2D_KERNEL"):
+        gpuarr.signal.convolve2d(d, d[:3, :3])
+    monkeypatch.setenv("GPUARR_CONV2D_KERNEL", "generic")
+    ref = scipy_signal.convolve2d(np.ones((20, 20)), np.ones((3, 3)), "same", "wrap")
+    _check(gpuarr.signal.convolve2d(d, d[:3, :3], "same", "wrap"), ref)
 
 
 @gpu_test

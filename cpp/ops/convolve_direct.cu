@@ -1,7 +1,22 @@
 // Direct 1-d and 2-d correlation kernels, compiled ahead of time for float32, float64,
 // complex64 and complex128 (see ops/convolve.hpp for the form).
 //
-// 2-d: a block of 32 x 8 threads computes a 32-wide, 8*R-tall output tile. It loads the
+// 2-d, "blocked" (default): a block of 32 x 8 threads computes a 32-wide, 8*R-tall output
+// tile (R = 16; 8 for complex128). The input tile plus halo is loaded once into shared
+// memory (interior tiles with cp.async straight from global memory, coalesced; edge tiles
+// through the boundary rule), the filter transposed next to it. Each thread owns R
+// vertically consecutive outputs of one column; for each filter column v it holds the kh
+// taps of that column in registers (warp-uniform shared loads: broadcasts) and slides down
+// its column: each of the R + kh - 1 input values is read from shared memory once and feeds
+// up to min(R, kh) multiply-adds. That makes ~ (R + kh - 1 + kh) shared loads per R * kh
+// FMAs instead of ~ one per FMA. kh in {3, 5, ..., 15} (float32, float64, complex64) is a
+// compile-time specialisation (fully unrolled, no predicates); other heights go through a
+// general variant in chunks of K rows with predicates. kw is a run-time loop. Columns of
+// warp lanes are consecutive: no bank conflicts, coalesced output stores.
+// GPUARR_CONV2D_KERNEL=tiled selects the previous kernel (below), =generic the one-output-
+// per-thread kernel.
+//
+// 2-d, "tiled" (previous): a block of 32 x 8 threads computes a 32-wide, 8*R-tall output tile. It loads the
 // input tile plus halo ((8R + kh - 1) x (32 + kw - 1)) into shared memory once, applying the
 // boundary rule in the load. Each thread then owns R vertically consecutive outputs of one
 // column: for each filter column v it reads the R + kh - 1 tile values of its column into
@@ -13,7 +28,10 @@
 // 1-d: a block of 256 threads computes 256*R outputs (thread t: t, t+256, ...), from an input
 // tile + halo and the filter in shared memory.
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "core/errors.hpp"
@@ -21,6 +39,7 @@
 #include "ops/convolve.hpp"
 #include "ops/device_types.cuh"
 #include "ops/strided.cuh"
+#include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 
 namespace gpuarr {
@@ -48,6 +67,7 @@ struct Conv2DArgs {
   int64_t oh, ow;
   int64_t py, px;
   ConvBoundary boundary;
+  int async_ok;  // in is aligned to sizeof(T): cp.async may copy interior tiles
 };
 
 template <class T>
@@ -104,6 +124,154 @@ __global__ void __launch_bounds__(kTX* kTY) conv2d_tiled_kernel(Conv2DArgs a, T 
           const T wv = filt[(u0 + u) * kw + v];
 #pragma unroll
           for (int j = 0; j < R; ++j) acc[j] = mad(acc[j], wv, seg[j + u]);
+        }
+      }
+    }
+  }
+  const int64_t ox = ox0 + tx;
+  if (ox >= a.ow) return;
+  T* out = reinterpret_cast<T*>(a.out);
+#pragma unroll
+  for (int j = 0; j < R; ++j) {
+    const int64_t oy = oy0 + row0 + j;
+    if (oy < a.oh) out[oy * a.ow + ox] = acc[j];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Register-blocked kernel (see the header comment).
+constexpr int kBX = 32;
+constexpr int kBY = 8;
+
+template <class T>
+constexpr int blocked_rows() {
+  return sizeof(T) >= 16 ? 8 : 16;
+}
+
+// One element global -> shared without passing through registers (sm_80+: cp.async).
+template <class T>
+__device__ __forceinline__ void copy_to_shared_async(T* dst, const T* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async size");
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(src),
+               "n"(int(sizeof(T)))
+               : "memory");
+#else
+  *dst = *src;
+#endif
+}
+
+__device__ __forceinline__ void wait_shared_async() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// EXACT: kh == K (one chunk, no predicates). Otherwise filter rows go in chunks of K.
+template <class T, int R, int K, bool EXACT>
+__global__ void __launch_bounds__(kBX* kBY, 2) conv2d_blocked_kernel(Conv2DArgs a, T fill) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  constexpr int kThreads = kBX * kBY;
+  T* tile = reinterpret_cast<T*>(smem_raw);
+  const int kh = EXACT ? K : a.kh;
+  const int kw = a.kw;
+  const int tile_h = kBY * R + kh - 1;
+  const int tile_w = kBX + kw - 1;
+  const int tile_n = tile_h * tile_w;
+  T* wt = tile + tile_n;  // the filter transposed: wt[v * kh + u] = filt[u * kw + v]
+  const int tid = threadIdx.y * kBX + threadIdx.x;
+  const int64_t oy0 = int64_t(blockIdx.y) * (kBY * R);
+  const int64_t ox0 = int64_t(blockIdx.x) * kBX;
+  const int64_t iy0 = oy0 - a.py, ix0 = ox0 - a.px;
+
+  const T* filt = reinterpret_cast<const T*>(a.filt);
+  for (int i = tid; i < kh * kw; i += kThreads) {
+    const int u = i / kw, v = i - u * kw;
+    wt[v * kh + u] = filt[i];
+  }
+  // Row/column of element tid of the tile, advanced by kThreads elements per step.
+  int r = tid / tile_w, c = tid - (tid / tile_w) * tile_w;
+  const int dr = kThreads / tile_w, dc = kThreads - dr * tile_w;
+  const bool inside = iy0 >= 0 && ix0 >= 0 && iy0 + tile_h <= a.h && ix0 + tile_w <= a.w;
+  if (inside && a.async_ok) {
+    const T* src = reinterpret_cast<const T*>(a.in) + iy0 * a.sy + ix0 * a.sx;
+    for (int i = tid; i < tile_n; i += kThreads) {
+      copy_to_shared_async(tile + i, src + int64_t(r) * a.sy + int64_t(c) * a.sx);
+      r += dr;
+      c += dc;
+      if (c >= tile_w) {
+        c -= tile_w;
+        ++r;
+      }
+    }
+    wait_shared_async();
+  } else {
+    // Edge tiles: the boundary rule picks the element (or the fill); the copies themselves
+    // are asynchronous too, so the loads of a thread do not wait for one another.
+    const T* in = reinterpret_cast<const T*>(a.in);
+    for (int i = tid; i < tile_n; i += kThreads) {
+      const int64_t yy = conv_boundary_index(iy0 + r, a.h, a.boundary);
+      const int64_t xx = conv_boundary_index(ix0 + c, a.w, a.boundary);
+      if (yy < 0 || xx < 0) {
+        tile[i] = fill;
+      } else if (a.async_ok) {
+        copy_to_shared_async(tile + i, in + yy * a.sy + xx * a.sx);
+      } else {
+        tile[i] = in[yy * a.sy + xx * a.sx];
+      }
+      r += dr;
+      c += dc;
+      if (c >= tile_w) {
+        c -= tile_w;
+        ++r;
+      }
+    }
+    wait_shared_async();
+  }
+  __syncthreads();
+
+  T acc[R];
+#pragma unroll
+  for (int j = 0; j < R; ++j) acc[j] = T{};
+  const int tx = threadIdx.x, row0 = threadIdx.y * R;
+  if constexpr (EXACT) {
+    const T* col = tile + row0 * tile_w + tx;
+    const T* wv = wt;
+#pragma unroll 1
+    for (int v = 0; v < kw; ++v, ++col, wv += K) {
+      T w[K];
+#pragma unroll
+      for (int u = 0; u < K; ++u) w[u] = wv[u];
+#pragma unroll
+      for (int i = 0; i < R + K - 1; ++i) {
+        const T x = col[i * tile_w];
+#pragma unroll
+        for (int j = 0; j < R; ++j) {
+          if (i - j >= 0 && i - j < K) acc[j] = mad(acc[j], w[i - j], x);
+        }
+      }
+    }
+  } else {
+#pragma unroll 1
+    for (int u0 = 0; u0 < kh; u0 += K) {
+      const int kc = min(K, kh - u0);
+      const T* col = tile + (row0 + u0) * tile_w + tx;
+      const T* wv = wt + u0;
+#pragma unroll 1
+      for (int v = 0; v < kw; ++v, ++col, wv += kh) {
+        T w[K];
+#pragma unroll
+        for (int u = 0; u < K; ++u) w[u] = u < kc ? wv[u] : T{};
+#pragma unroll
+        for (int i = 0; i < R + K - 1; ++i) {
+          if (i < R + kc - 1) {  // rows past this chunk's window are not read
+            const T x = col[i * tile_w];
+#pragma unroll
+            for (int j = 0; j < R; ++j) {
+              if (i - j >= 0 && i - j < K && i - j < kc) acc[j] = mad(acc[j], w[i - j], x);
+            }
+          }
         }
       }
     }
@@ -190,13 +358,93 @@ __global__ void conv1d_generic_kernel(const T* __restrict__ in, int64_t n, int64
 
 constexpr size_t kDefaultSmem = 48 * 1024;
 
+enum class Conv2DKernel { Blocked, BlockedHalf, Tiled, Generic };
+
+// GPUARR_CONV2D_KERNEL=blocked (default) | blocked8 (the blocked kernel with half the rows
+// per thread: 8, 4 for complex128) | tiled | generic; read at each call so that one process
+// can compare them.
+Conv2DKernel conv2d_kernel_choice() {
+  const char* v = std::getenv("GPUARR_CONV2D_KERNEL");
+  if (v == nullptr || *v == '\0' || std::strcmp(v, "blocked") == 0) return Conv2DKernel::Blocked;
+  if (std::strcmp(v, "blocked8") == 0) return Conv2DKernel::BlockedHalf;
+  if (std::strcmp(v, "tiled") == 0) return Conv2DKernel::Tiled;
+  if (std::strcmp(v, "generic") == 0) return Conv2DKernel::Generic;
+  throw ValueError("GPUARR_CONV2D_KERNEL must be 'blocked', 'blocked8', 'tiled' or 'generic'");
+}
+
+int max_optin_smem() {
+  int optin = 0;
+  GPUARR_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, current_device()));
+  return optin;
+}
+
+template <class T, int R, int K, bool EXACT>
+void launch_blocked(const Conv2DArgs& a, T fill, size_t smem, dim3 grid, cudaStream_t stream) {
+  auto kernel = conv2d_blocked_kernel<T, R, K, EXACT>;
+  if (smem > kDefaultSmem) {  // allow up to the device's opt-in limit, once per device
+    static std::mutex mu;
+    static uint64_t done_mask = 0;
+    const int dev = current_device();
+    std::lock_guard<std::mutex> lock(mu);
+    if (dev >= 64 || !(done_mask & (uint64_t(1) << dev))) {
+      GPUARR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             max_optin_smem()));
+      if (dev < 64) done_mask |= uint64_t(1) << dev;
+    }
+  }
+  kernel<<<grid, dim3(kBX, kBY), smem, stream>>>(a, fill);
+  check_launch("conv2d_blocked_kernel");
+}
+
+// The blocked kernel with R rows per thread when it applies (returns false otherwise).
+template <class T, int R>
+bool try_launch_blocked(const Conv2DArgs& a, T fill, cudaStream_t stream) {
+  // One output row (a 1-d problem): the tiled kernel's tile is half as tall.
+  if (a.oh == 1) return false;
+  const int64_t gx = (a.ow + kBX - 1) / kBX, gy = (a.oh + kBY * R - 1) / (kBY * R);
+  if (gy > 65535 || gx >= (int64_t(1) << 31)) return false;
+  const size_t smem = (size_t(kBY * R + a.kh - 1) * size_t(kBX + a.kw - 1) +
+                       size_t(a.kh) * size_t(a.kw)) * sizeof(T);
+  if (smem > size_t(max_optin_smem())) return false;
+  const dim3 grid{static_cast<unsigned>(gx), static_cast<unsigned>(gy)};
+  if constexpr (sizeof(T) <= 8) {
+    switch (a.kh) {
+      case 3: launch_blocked<T, R, 3, true>(a, fill, smem, grid, stream); return true;
+      case 5: launch_blocked<T, R, 5, true>(a, fill, smem, grid, stream); return true;
+      case 7: launch_blocked<T, R, 7, true>(a, fill, smem, grid, stream); return true;
+      case 9: launch_blocked<T, R, 9, true>(a, fill, smem, grid, stream); return true;
+      case 11: launch_blocked<T, R, 11, true>(a, fill, smem, grid, stream); return true;
+      case 13: launch_blocked<T, R, 13, true>(a, fill, smem, grid, stream); return true;
+      case 15: launch_blocked<T, R, 15, true>(a, fill, smem, grid, stream); return true;
+      default: break;
+    }
+  }
+  if (a.kh <= 4) {
+    launch_blocked<T, R, 4, false>(a, fill, smem, grid, stream);
+  } else {
+    launch_blocked<T, R, 8, false>(a, fill, smem, grid, stream);
+  }
+  return true;
+}
+
 template <class T>
 void launch_2d(const Conv2DArgs& a, T fill, cudaStream_t stream) {
+  const Conv2DKernel choice = conv2d_kernel_choice();
+  if (choice == Conv2DKernel::Blocked &&
+      try_launch_blocked<T, blocked_rows<T>()>(a, fill, stream)) {
+    return;
+  }
+  if (choice == Conv2DKernel::BlockedHalf &&
+      try_launch_blocked<T, blocked_rows<T>() / 2>(a, fill, stream)) {
+    return;
+  }
   constexpr int R = rows_per_thread<T>();
   const size_t smem = size_t(kTY * R + a.kh - 1) * size_t(kTX + a.kw - 1) * sizeof(T);
   const dim3 block(kTX, kTY);
   const int64_t gx = (a.ow + kTX - 1) / kTX, gy = (a.oh + kTY * R - 1) / (kTY * R);
-  const bool tiled = smem <= kDefaultSmem && gy <= 65535 && gx < (int64_t(1) << 31);
+  const bool tiled = choice != Conv2DKernel::Generic && smem <= kDefaultSmem && gy <= 65535 &&
+                     gx < (int64_t(1) << 31);
   if (tiled) {
     const dim3 grid{static_cast<unsigned>(gx), static_cast<unsigned>(gy)};
     if (a.kh <= 4) {
@@ -287,6 +535,7 @@ NDArray correlate_direct(const NDArray& in, const NDArray& w, const Dims& out_sh
       a.py = nd == 2 ? pad[0] : 0;
       a.px = pad[nd - 1];
       a.boundary = boundary;
+      a.async_ok = reinterpret_cast<uintptr_t>(in.data()) % sizeof(T) == 0;
       launch_2d<T>(a, f, stream);
     }
   });
