@@ -18,6 +18,9 @@ Two kinds of timing:
 - ``transfer``: bandwidth. 2 warm-up runs, then ``repeat`` (5) runs, each a device sync,
   the call, a device sync; the result of a run is dropped outside the timed region. The
   result is the median of bytes / seconds / 1e9 (GB/s).
+- ``throughput``: bandwidth of back-to-back calls (``call``'s batches; bytes over the median
+  per-call time): the rate a kernel sustains in a loop, without one call's fixed launch and
+  wait latency.
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ CALL_WARMUP_S = 0.1
 TRANSFER_RUNS = 5
 TRANSFER_WARMUPS = 2
 
-UNITS = {"call": "us/call", "transfer": "GB/s", "run": "ms"}
+UNITS = {"call": "us/call", "transfer": "GB/s", "throughput": "GB/s", "run": "ms"}
+BANDWIDTH_KINDS = ("transfer", "throughput")
 RUNS = 3                # timed runs of a ``run`` workload (each a fresh process, say)
 
 
@@ -140,8 +144,8 @@ class Workload:
     def __init__(self, name, kind="call", goal=None, nbytes=None, key=None, note=""):
         if kind not in UNITS:
             raise ValueError(f"kind must be one of {sorted(UNITS)}")
-        if kind == "transfer" and not nbytes:
-            raise ValueError("a transfer workload needs nbytes")
+        if kind in BANDWIDTH_KINDS and not nbytes:
+            raise ValueError(f"a {kind} workload needs nbytes")
         self.name = name
         self.kind = kind
         self.unit = UNITS[kind]
@@ -165,7 +169,7 @@ class Workload:
 
     @property
     def higher_is_better(self):
-        return self.kind == "transfer"
+        return self.kind in BANDWIDTH_KINDS
 
 
 @dataclasses.dataclass
@@ -361,6 +365,16 @@ def time_transfer(fn, sync, nbytes, runs=TRANSFER_RUNS, warmups=TRANSFER_WARMUPS
                         lambda r, ns: nbytes / max(ns, 1))  # bytes/ns == GB/s
 
 
+def time_throughput(fn, sync, nbytes, **kw):
+    """Bandwidth in GB/s of back-to-back calls: ``nbytes`` over the median per-call time of
+    ``time_per_call`` (calls queued one after another, a sync per batch). This is the rate a
+    kernel sustains in a loop, without the fixed launch-and-wait latency that one
+    synchronised call (``time_transfer``) adds to each sample."""
+    m = time_per_call(fn, sync, **kw)
+    to_gbps = lambda us: nbytes / (us * 1e3)  # noqa: E731  bytes/ns == GB/s
+    return Measurement(to_gbps(m.value), [to_gbps(u) for u in m.samples], m.calls_per_batch)
+
+
 def time_runs(fn, sync, runs=RUNS, warmups=0, clock=time.perf_counter_ns):
     """Median wall time of whole runs of ``fn()`` in milliseconds, each between two
     ``sync()`` calls, after ``warmups`` untimed runs (none by default: the setup already
@@ -455,6 +469,9 @@ def run_workload(w, group, libs, repeat=None, lib_order=LIB_ORDER, log=sys.stder
             if w.kind == "call":
                 kw = {"batches": repeat} if repeat else {}
                 m = time_per_call(fn, lib.sync, **kw)
+            elif w.kind == "throughput":
+                kw = {"batches": repeat} if repeat else {}
+                m = time_throughput(fn, lib.sync, w.nbytes, **kw)
             elif w.kind == "run":
                 kw = {"runs": repeat} if repeat else {}
                 m = time_runs(fn, lib.sync, **kw)
@@ -700,7 +717,7 @@ def write_png(path, meta, rows, lib_order=LIB_ORDER):
                 ax.axhline(y, color="#c1121f", linestyle="--", linewidth=1)
                 ax.annotate(label, (1.0, y), xycoords=("axes fraction", "data"), ha="right",
                             va="bottom", fontsize=7, color="#c1121f")
-        better = "higher is better" if r["kind"] == "transfer" else "lower is better"
+        better = "higher is better" if r["kind"] in BANDWIDTH_KINDS else "lower is better"
         title = r["workload"] if len(r["workload"]) <= 50 else r["workload"][:48] + "..."
         ax.set_title(f"{title}\n[{r['verdict']}]", fontsize=9)
         ax.set_ylabel(f"{r['unit']} ({better})", fontsize=8)
