@@ -78,6 +78,19 @@ GPUARR_BINDINGS(130) {
     }
     return make_owner(std::move(r));
   });
+  // (q, r), r alone (want_q false), or None where the own small-QR route does not apply.
+  m.def("_linalg_qr_small", [](py::handle a, bool complete, bool want_q) -> py::object {
+    const NDArray x = arr(a);
+    NDArray q, r;
+    bool done = false;
+    {
+      py::gil_scoped_release release;
+      done = linalg_qr_small(x, complete, want_q, &q, &r);
+    }
+    if (!done) return py::none();
+    if (!want_q) return make_owner(std::move(r));
+    return py::make_tuple(make_owner(std::move(q)), make_owner(std::move(r)));
+  });
   m.def("_linalg_svd", [](py::handle a, bool full_matrices, bool compute_uv) {
     const NDArray x = arr(a);
     SvdParts r;

@@ -173,6 +173,19 @@ PendingInfoCount::~PendingInfoCount() {
   if (event) cudaEventDestroy(event);
 }
 
+void* host_workspace(size_t bytes) {
+  if (bytes == 0) return nullptr;
+  // Per thread, grow-only; a replaced buffer is kept too (work queued earlier may still
+  // refer to it). Host workspaces of the 64-bit API are small (usually 0 bytes).
+  thread_local std::vector<std::unique_ptr<char[]>> buffers;
+  thread_local size_t size = 0;
+  if (bytes > size) {
+    buffers.emplace_back(new char[bytes]);
+    size = bytes;
+  }
+  return buffers.back().get();
+}
+
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream) {
   const int64_t total = batch * n * n;
   if (total == 0) return;
@@ -200,10 +213,22 @@ namespace {
 // factorization is known to be non-singular.
 constexpr int64_t kEarlyInfoMinN = 512;
 
+// GPUARR_DET_CUBLAS_MAX_N overrides the measured det route (core/linalg_plan): cuBLAS
+// getrfBatched iff n <= it. Unset: -1 (the measured rule).
 int64_t det_cublas_max_n() {
   static const int64_t v = [] {
     const char* s = std::getenv("GPUARR_DET_CUBLAS_MAX_N");
-    return s ? std::atoll(s) : int64_t(512);
+    return (s && *s) ? std::atoll(s) : int64_t(-1);
+  }();
+  return v;
+}
+
+// GPUARR_INV_EARLY_MIN_N: from this n on, inv/solve wait only for getrf's info count (an
+// event right after it, getrs already queued); below it, one read after everything.
+int64_t early_info_min_n() {
+  static const int64_t v = [] {
+    const char* s = std::getenv("GPUARR_INV_EARLY_MIN_N");
+    return (s && *s) ? std::atoll(s) : kEarlyInfoMinN;
   }();
   return v;
 }
@@ -298,15 +323,14 @@ Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, cud
         return std::make_pair(d, hb);
       });
   auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
-  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync needed
   int64_t* piv = static_cast<int64_t*>(lu.pivots->ptr());
   for (int64_t i = 0; i < batch; ++i) {
     GPUARR_CUSOLVER_CHECK(cusolverDnXgetrf(h.handle, h.params, n, n, ct,
                                            work.data() + i * mat_bytes, n, piv + i * n, ct,
-                                           ws->ptr(), dev_bytes, host_ws.data(), host_bytes,
+                                           ws->ptr(), dev_bytes, host_ws, host_bytes,
                                            info + i));
   }
-  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));  // host_ws dies here
   return lu;
 }
 
@@ -495,7 +519,7 @@ NDArray linalg_inv(const NDArray& a, bool check) {
     });
   } else {
     launch_identity(out.data(), batch, n, a.dtype, stream);
-    if (check && n >= kEarlyInfoMinN)
+    if (check && n >= early_info_min_n())
       early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);
@@ -552,7 +576,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
     });
     if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
   } else {
-    if (n >= kEarlyInfoMinN)
+    if (n >= early_info_min_n())
       early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);

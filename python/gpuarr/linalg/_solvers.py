@@ -289,7 +289,14 @@ def qr(a, mode="reduced"):
     assert_stacked_2d(a.shape)
     m, n = a.shape[-2:]
     t = common_type(a.dtype)
-    h, tau = _core._linalg_qr_raw(_cast(a, t))
+    a = _cast(a, t)
+    if mode in ("reduced", "complete", "r"):
+        # Small real matrices: one own kernel (Householder in shared memory, one block
+        # per matrix) gives Q and R; None where it does not apply (GPUARR_QR_OWN_MAX_N).
+        res = _core._linalg_qr_small(a, mode == "complete", mode != "r")
+        if res is not None:
+            return res if mode == "r" else QRResult(*res)
+    h, tau = _core._linalg_qr_raw(a)
     mn = min(m, n)
     if mode == "r":
         return _ga.triu(_swap(h)[..., :mn, :])
