@@ -33,15 +33,15 @@ GPUARR_BINDINGS(130) {
     }
     return py::make_tuple(make_owner(std::move(r.first)), make_owner(std::move(r.second)));
   });
-  m.def("_linalg_inv", [](py::handle a, bool check) {
+  m.def("_linalg_inv", [](py::handle a, bool check, bool nan_fill) {
     const NDArray x = arr(a);
     NDArray r;
     {
       py::gil_scoped_release release;
-      r = linalg_inv(x, check);
+      r = linalg_inv(x, check, nan_fill);
     }
     return make_owner(std::move(r));
-  });
+  }, py::arg("a"), py::arg("check"), py::arg("nan_fill") = false);
   m.def("_linalg_solve", [](py::handle a, py::handle b) {
     const NDArray x = arr(a), y = arr(b);
     NDArray r;

@@ -22,7 +22,9 @@ NDArray linalg_det(const NDArray& a);
 std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a);
 // Inverse of each matrix, C-contiguous. check: LinAlgError("Singular matrix") when a
 // matrix is singular (one small read); else the result of a singular matrix is inf/nan.
-NDArray linalg_inv(const NDArray& a, bool check);
+// nan_fill: the inverses of the matrices of a with a NaN are all NaN (LAPACK's result;
+// cuSOLVER's pivoting can step over a NaN), on the device.
+NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill = false);
 // x with a[i] @ x[i] = b[i]: a (.., n, n), b (.., n, k) with the same leading dims and
 // dtype. LinAlgError("Singular matrix").
 NDArray linalg_solve(const NDArray& a, const NDArray& b);

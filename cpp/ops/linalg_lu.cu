@@ -466,6 +466,65 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
   });
 }
 
+// NaN propagation of inv (as LAPACK gives: cuSOLVER's pivoting can step over a NaN and
+// return finite values): flags[b] = 1 for the matrices of the input with a NaN (read
+// before getrf overwrites it), then the flagged results are set to NaN. Two light passes
+// on the stream instead of isnan/any/where in Python (a full-size temporary).
+template <class T>
+__device__ __forceinline__ bool is_nan_value(T v) {
+  if constexpr (kIsComplex<T>) {
+    return isnan(v.re) || isnan(v.im);
+  } else {
+    return isnan(v);
+  }
+}
+
+template <class T>
+__global__ void nan_flag_kernel(const T* data, int64_t total, int64_t mat, int* flags) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    if (is_nan_value(data[e])) flags[e / mat] = 1;
+  }
+}
+
+template <class T>
+__global__ void nan_fill_kernel(T* data, int64_t total, int64_t mat, const int* flags) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    if (flags[e / mat]) {
+      if constexpr (kIsComplex<T>) {
+        using R = typename Real<T>::type;
+        data[e] = T{static_cast<R>(NAN), R(0)};
+      } else {
+        data[e] = static_cast<T>(NAN);
+      }
+    }
+  }
+}
+
+// mode 0: flag the NaN matrices of `data` into flags (zeroed first); 1: fill them with NaN.
+void nan_matrices(char* data, int64_t batch, int64_t mat, DType t, int* flags, int mode,
+                  cudaStream_t stream) {
+  const int64_t total = batch * mat;
+  if (total == 0) return;
+  if (mode == 0)
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(flags, 0, static_cast<size_t>(batch) * sizeof(int), stream));
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || kIsComplex<T>) {
+      T* p = reinterpret_cast<T*>(data);
+      if (mode == 0) {
+        nan_flag_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(p, total, mat, flags);
+      } else {
+        nan_fill_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(p, total, mat, flags);
+      }
+      check_launch("nan_matrices");
+    } else {
+      throw TypeError("linalg: unsupported dtype");
+    }
+  });
+}
+
 void check_square_float(const NDArray& a) {
   if (a.ndim() < 2 || a.shape[a.ndim() - 1] != a.shape[a.ndim() - 2])
     throw LinAlgError("Last 2 dimensions of the array must be square");
@@ -490,7 +549,7 @@ std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a) {
   return {sign, logabs};
 }
 
-NDArray linalg_inv(const NDArray& a, bool check) {
+NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   check_square_float(a);
   const int64_t n = a.shape.back();
   const int64_t batch = batch_count(a);
@@ -499,6 +558,12 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   const cudaStream_t stream = stream_for(out);
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
+  std::shared_ptr<Memory> nan_flags;
+  if (nan_fill) {
+    nan_flags = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+    nan_matrices(work.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 0,
+                 stream);
+  }
   const bool batched =
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, stream);
@@ -534,6 +599,9 @@ NDArray linalg_inv(const NDArray& a, bool check) {
     }
     (void)info;
   }
+  if (nan_fill)
+    nan_matrices(out.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 1,
+                 stream);
   if (early) {
     if (early->wait() > 0) throw LinAlgError("Singular matrix");
   } else if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch,

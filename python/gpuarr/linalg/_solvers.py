@@ -12,6 +12,7 @@ computed in single precision (as CuPy): results agree with NumPy to float32 tole
 """
 
 import operator
+import os as _os
 import warnings
 from collections import namedtuple
 from math import inf
@@ -140,13 +141,20 @@ def inv(a):
     assert_stacked_square(a.shape)
     t = common_type(a.dtype)
     a = _cast(a, t)
+    # NaN propagation (NaN results for the matrices with a NaN) on the device in C++ (no
+    # full-size temporary); GPUARR_INV_NAN_PY=1: the former isnan/any/where in Python.
+    core_nan = not _INV_NAN_PY
     try:
-        r = _core._linalg_inv(a, True)
+        r = _core._linalg_inv(a, True, core_nan)
     except LinAlgError:
         if _all_finite(a):
             raise
-        r = _core._linalg_inv(a, False)  # NaN/inf input: NumPy returns, it does not raise
-    return _nan_where_nan(a, r)
+        # NaN/inf input: NumPy returns, it does not raise
+        r = _core._linalg_inv(a, False, core_nan)
+    return r if core_nan else _nan_where_nan(a, r)
+
+
+_INV_NAN_PY = _os.environ.get("GPUARR_INV_NAN_PY", "") == "1"
 
 
 def _all_finite(a):
