@@ -53,7 +53,9 @@ __device__ void make_reflector(T* A, T* tau, int m, int ld, int j, int lane) {
     __syncwarp();
     return;
   }
-  double beta = hypot(alpha, sqrt(ss));
+  // ||(alpha, x)|| in double (ss is already an unscaled double sum: inputs beyond ~1e154
+  // would overflow it; small QR of such values is not a use case worth a scaled pass).
+  double beta = sqrt(alpha * alpha + ss);
   if (alpha >= 0.0) beta = -beta;
   const double scal = 1.0 / (alpha - beta);
   for (int i = j + 1 + lane; i < m; i += 32) x[i] = static_cast<T>(static_cast<double>(x[i]) * scal);
@@ -101,7 +103,11 @@ __global__ void __launch_bounds__(1024) qr_small_kernel(const T* __restrict__ a,
   for (int j = 0; j < k; ++j) {
     const T tj = tau[j];
     const T* v = A + j * ld;
-    for (int c = j + 1 + warp; c < n; c += nwarps) {
+    // Warp 0 takes column j + 1 alone (it then forms reflector j + 1: the critical path);
+    // the other warps share the rest. One warp: all columns.
+    const int first = nwarps > 1 ? (warp == 0 ? j + 1 : j + 1 + warp) : j + 1;
+    const int step = nwarps > 1 ? (warp == 0 ? n : nwarps - 1) : 1;
+    for (int c = first; c < n; c += step) {
       if (tj != T(0)) apply_reflector(v, tj, A + c * ld, m, j, lane);
       if (c == j + 1 && c < k) make_reflector(A, tau, m, ld, c, lane);  // look-ahead
     }
