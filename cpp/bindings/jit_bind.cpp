@@ -192,6 +192,8 @@ struct FusedEntry {
   // Per argument: (min, max, dtype name) of the integer dtypes a Python int is converted
   // to in the kernel; out of range is NumPy's OverflowError.
   std::vector<std::vector<std::tuple<long long, unsigned long long, std::string>>> int_ranges;
+  // The contiguous and strided kernels, looked up on first use (the module owns them).
+  mutable const JitFunction* fns[2] = {nullptr, nullptr};
 };
 
 class FusedDispatcher {
@@ -320,7 +322,7 @@ class FusedDispatcher {
             jargs[k].kind = e.kinds[k];
             jargs[k].dtype = e.out_dtypes[k - nargs];
           }
-          std::vector<NDArray> outs = launch_jit_elementwise(*e.mod, e.name, jargs, -1);
+          std::vector<NDArray> outs = launch_jit_elementwise(*e.mod, e.name, jargs, -1, 0, e.fns);
           if (e.single) return make_owner(std::move(outs[0]));
           py::tuple res(outs.size());
           for (size_t k = 0; k < outs.size(); ++k) res[k] = make_owner(std::move(outs[k]));
