@@ -9,7 +9,8 @@ asarray 4 KB in the first process for reference. Not a registered group: the var
 need fresh processes because gpuarr reads its settings once.
 
 Then the small-op dispatch figures with the pool's small-block cache on and off
-(GPUARR_SMALL_BLOCK_CACHE=1/0, one fresh process each): tiny ``a + b`` (1-element
+(GPUARR_SMALL_BLOCK_CACHE=1/0) and the direct operator / fused-call slots on and off
+(GPUARR_FAST_OPERATOR_SLOTS=1/0), one fresh process each (off/off is the old path): tiny ``a + b`` (1-element
 float32), ``x + y`` (10000 int64), fused squared_diff (gpuarr.fuse, 10000 int64) and
 asarray(1).item(), in us/call of wall time and of process CPU time.
 
@@ -65,7 +66,8 @@ def measure_dispatch():
     }
     assert (squared_diff(x, y).get() == (x.get() - y.get()) ** 2).all()
     enabled, _, _ = ga._core._small_block_cache_info()
-    label = "small-block cache %-3s" % ("on" if enabled else "off")
+    label = "cache %-3s slots %-3s" % ("on" if enabled else "off",
+                                       "on" if ga._core._fast_operator_slots else "off")
     parts = []
     for name, f in cases.items():
         wall = per_call(f, sync)
@@ -75,8 +77,9 @@ def measure_dispatch():
 
 
 def run_dispatch_variants():
-    for on in ["1", "0"]:
-        env = dict(os.environ, GPUARR_SMALL_BLOCK_CACHE=on)
+    # (small-block cache, direct operator/fuse call slots): the last row is the old path.
+    for cache, slots in [("1", "1"), ("0", "1"), ("1", "0"), ("0", "0")]:
+        env = dict(os.environ, GPUARR_SMALL_BLOCK_CACHE=cache, GPUARR_FAST_OPERATOR_SLOTS=slots)
         subprocess.run([sys.executable, "-m", "benchmarks.probe_latency", "dispatch-one"],
                        env=env, check=True)
 

@@ -88,3 +88,31 @@ print(ga._core._fast_operator_slots, hashlib.sha256(repr(out).encode()).hexdiges
         res[v] = line
     assert res["1"][0] == "True" and res["0"][0] == "False"
     assert res["1"][1] == res["0"][1]
+
+
+def test_fused_call_same_with_generic_slot():
+    code = r"""
+import hashlib, numpy as np, gpuarr as ga, warnings
+warnings.simplefilter("ignore")
+from gpuarr import _fusion
+@ga.fuse
+def sqd(x, y):
+    return (x - y) * (x - y)
+x = ga.asarray(np.arange(10, dtype=np.int64)); y = ga.asarray(np.arange(10, 0, -1))
+out = [repr(ga.asnumpy(sqd(x, y)).tolist()), repr(ga.asnumpy(sqd(x, 3)).tolist()),
+       repr(ga.asnumpy(sqd(x=x, y=2.5)).tolist()), repr(sqd(2, 3))]
+for bad in ((x,), (x, y, y), (x, "s")):
+    try:
+        sqd(*bad)
+        out.append("no error")
+    except Exception as e:
+        out.append(type(e).__name__)
+print(_fusion._FAST_CALL, hashlib.sha256(repr(out).encode()).hexdigest())
+"""
+    res = {}
+    for v in ("1", "0"):
+        env = dict(os.environ, GPUARR_FAST_OPERATOR_SLOTS=v)
+        res[v] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                text=True, check=True).stdout.split()
+    assert res["1"][0] == "True" and res["0"][0] == "False"
+    assert res["1"][1] == res["0"][1]

@@ -12,6 +12,8 @@
 #define GPUARR_HAVE_NVTX 0
 #endif
 
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -340,6 +342,21 @@ class FusedDispatcher {
   std::unordered_map<std::string, FusedEntry> entries_;
 };
 
+// `fused(x, y)` straight to FusedDispatcher::call through the type's tp_call (installed on
+// gpuarr.fuse's Python class by _install_fused_call): CPython's generic slot_tp_call looks up
+// __call__ and calls pybind11's dispatcher, which converts the arguments again.
+PyObject* fused_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    py::object s = py::reinterpret_borrow<py::object>(self);
+    py::args a = py::reinterpret_borrow<py::args>(args);
+    py::kwargs k = kwargs ? py::reinterpret_borrow<py::kwargs>(kwargs) : py::kwargs();
+    return FusedDispatcher::call(std::move(s), std::move(a), std::move(k)).release().ptr();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 GPUARR_BINDINGS(200) {
@@ -374,6 +391,17 @@ GPUARR_BINDINGS(200) {
       .def("__call__", &FusedDispatcher::call)
       .def("_register", &FusedDispatcher::add)
       .def("_clear", &FusedDispatcher::clear);
+  // GPUARR_FAST_OPERATOR_SLOTS=0 keeps the generic __call__ path. Returns whether installed.
+  m.def("_install_fused_call", [](py::handle cls) {
+    const char* v = std::getenv("GPUARR_FAST_OPERATOR_SLOTS");
+    if (v && (!std::strcmp(v, "0") || !std::strcmp(v, "false") || !std::strcmp(v, "off")))
+      return false;
+    auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    if (!PyType_Check(cls.ptr()) || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return false;
+    t->tp_call = &fused_tp_call;
+    PyType_Modified(t);
+    return true;
+  });
 
   m.def("_jit_module", [](const std::string& source, const std::vector<std::string>& options,
                           const std::vector<std::string>& name_expressions) {
