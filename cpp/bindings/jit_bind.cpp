@@ -12,13 +12,12 @@
 #define GPUARR_HAVE_NVTX 0
 #endif
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "bindings/fast_slots.hpp"
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
@@ -352,8 +351,7 @@ PyObject* fused_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
     py::kwargs k = kwargs ? py::reinterpret_borrow<py::kwargs>(kwargs) : py::kwargs();
     return FusedDispatcher::call(std::move(s), std::move(a), std::move(k)).release().ptr();
   } catch (...) {
-    py::detail::try_translate_exceptions();
-    return nullptr;
+    return translate_active_exception();
   }
 }
 
@@ -393,9 +391,7 @@ GPUARR_BINDINGS(200) {
       .def("_clear", &FusedDispatcher::clear);
   // GPUARR_FAST_OPERATOR_SLOTS=0 keeps the generic __call__ path. Returns whether installed.
   m.def("_install_fused_call", [](py::handle cls) {
-    const char* v = std::getenv("GPUARR_FAST_OPERATOR_SLOTS");
-    if (v && (!std::strcmp(v, "0") || !std::strcmp(v, "false") || !std::strcmp(v, "off")))
-      return false;
+    if (!fast_slots_enabled()) return false;
     auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
     if (!PyType_Check(cls.ptr()) || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return false;
     t->tp_call = &fused_tp_call;

@@ -3,10 +3,10 @@
 // broadcast, allocate, launch.
 #include <pybind11/stl.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 
+#include "bindings/fast_slots.hpp"
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
@@ -475,10 +475,7 @@ NDArray component_view(const NDArray& a, bool imag) {
 constexpr int kFastBinaryOps = 11;
 const UfuncDef* g_fast_binary[kFastBinaryOps] = {};
 
-PyObject* fast_slot_error() {
-  py::detail::try_translate_exceptions();  // called in a catch block: the current exception
-  return nullptr;
-}
+PyObject* fast_slot_error() { return translate_active_exception(); }  // in a catch block
 
 template <int I>
 PyObject* fast_binary_slot(PyObject* l, PyObject* r) {
@@ -502,14 +499,9 @@ PyObject* fast_inplace_slot(PyObject* self, PyObject* other) {
   }
 }
 
-bool fast_operator_slots_enabled() {
-  const char* v = std::getenv("GPUARR_FAST_OPERATOR_SLOTS");
-  return !(v && (!std::strcmp(v, "0") || !std::strcmp(v, "false") || !std::strcmp(v, "off")));
-}
-
 // After the methods are set (setting a dunder attribute resets its slot to the generic one).
 bool install_fast_operator_slots(py::handle cls) {
-  if (!fast_operator_slots_enabled()) return false;
+  if (!fast_slots_enabled()) return false;
   auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
   PyNumberMethods* nm = t->tp_as_number;
   if (!nm) return false;
@@ -602,6 +594,7 @@ GPUARR_BINDINGS(10) {
         [u](py::handle self, py::handle other) { return inplace_operator(*u, self, other); },
         py::name(op.inplace), py::is_method(cls)));
   }
+  m.attr("_fast_slots_possible") = kFastSlotsPossible;
   m.attr("_fast_operator_slots") = install_fast_operator_slots(cls);
   // pow takes an optional modulo, which NumPy does not support for arrays either.
   {
