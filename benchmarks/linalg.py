@@ -6,8 +6,13 @@ The first det in a fresh process cannot be timed by the harness's repeated calls
 library runs once in a child process (import, context, a 512 float32 matrix on the device,
 then one timed det with a sync), and the workload's callable replays that time scaled by
 1/1000 (a spin of t/1000), so the table's "us/call" reads as milliseconds. Run it alone
-with ``python -m benchmarks.linalg --first-det``; ``--det-sweep`` times det with cuBLAS's
-batched LU vs cuSOLVER's per-matrix LU over sizes (GPUARR_DET_CUBLAS_MAX_N picks the route).
+with ``python -m benchmarks.linalg --first-det`` (also with the old all-cuBLAS route and
+with the cuSOLVER handle created beforehand, to show what creating it costs);
+``--det-sweep`` times det with cuBLAS's batched LU vs cuSOLVER's per-matrix LU vs the
+default route over sizes (GPUARR_DET_CUBLAS_MAX_N forces a route); ``--qr-compare`` times
+small qr with the own one-block kernel vs cuSOLVER (GPUARR_QR_OWN_MAX_N=0);
+``--inv2`` times the two-stream inv with the early info wait vs one read at the end
+(GPUARR_INV_EARLY_MIN_N) and one inv alone.
 """
 
 import json
@@ -55,7 +60,8 @@ def _libs(lib):
 
 def _qr_workload(n, goal):
     w = Workload(f"qr {n}x{n} float32 (reduced)", key=f"qr_{n}_f32", kind="call", goal=goal,
-                 note="Xgeqrf + orgqr, workspace sizes cached, no info readback")
+                 note="n <= 64 real: own one-block Householder kernel (Q and R in one "
+                      "launch); else Xgeqrf + orgqr")
 
     def impl(lib):
         to_dev, to_host, qr, *_ = _libs(lib)
@@ -78,7 +84,8 @@ QR2048 = _qr_workload(2048, Goal("<= 11.5 ms (CuPy 11.2)", ratio_max=1.03, abs_m
 
 DET512 = Workload("det 512x512 float32 (warm)", key="det_512_f32", kind="call",
                   goal=Goal("<= 1.0 ms (CuPy 1.2)", ratio_max=0.83, abs_max=1000.0),
-                  note="cuBLAS getrfBatched + one-block diagonal/pivot kernel")
+                  note="one matrix n >= 128: cuSOLVER Xgetrf (no sync, no info read) + "
+                       "one-block diagonal/pivot kernel")
 
 
 def _det_impl(lib):
@@ -100,11 +107,18 @@ import json, sys, time
 import numpy as np
 lib = sys.argv[1]
 a = ((np.random.default_rng(20).uniform(-1, 1, (512, 512)) + 512 * np.eye(512)) / 512).astype(np.float32)
-if lib == "gpuarr":
+if lib.startswith("gpuarr"):
     import gpuarr as m
     d = m.asarray(a)
     sync = m.cuda.Device().synchronize
     det = m.linalg.det
+    if lib == "gpuarr-handle-first":  # the cuSOLVER handle exists before the timed det
+        sync()
+        t0 = time.perf_counter()
+        m.linalg.cholesky(m.eye(2, dtype=np.float32))
+        sync()
+        print("cuSOLVER handle + first cholesky 2x2: %.1f ms" % ((time.perf_counter() - t0) * 1e3),
+              file=sys.stderr)
 elif lib == "cupy":
     import cupy as m
     d = m.asarray(a)
@@ -132,14 +146,17 @@ def _gpuarr_path(env):
     return os.pathsep.join(p for p in (parent, env.get("PYTHONPATH")) if p)
 
 
-def first_det_ms(lib_name, timeout=600):
-    """The first det 512 float32 of a fresh process, in milliseconds."""
-    env = dict(os.environ)
+def first_det_ms(lib_name, timeout=600, extra_env=None):
+    """The first det 512 float32 of a fresh process, in milliseconds. lib_name "gpuarr",
+    "gpuarr-handle-first" (cuSOLVER handle created before the timer), "cupy", "torch"."""
+    env = dict(os.environ, **(extra_env or {}))
     env["PYTHONPATH"] = _gpuarr_path(env)
     p = subprocess.run([sys.executable, "-c", _CHILD, lib_name], env=env, cwd=REPO_ROOT,
                        capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
         raise BenchmarkError(f"child process failed: {p.stderr.strip()[-500:]}")
+    if p.stderr.strip():
+        print("   ", p.stderr.strip().splitlines()[-1])
     return json.loads(p.stdout.strip().splitlines()[-1])["ms"]
 
 
@@ -200,29 +217,138 @@ print(json.dumps(out))
 """
 
 
+def _child_json(code, env_extra, timeout=600):
+    env = dict(os.environ, **env_extra)
+    for k, v in env_extra.items():
+        if v is None:
+            env.pop(k)
+    env["PYTHONPATH"] = _gpuarr_path(env)
+    p = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO_ROOT,
+                       capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr[-2000:])
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 def det_route_sweep():
     """det float32 (ms per call) with cuBLAS getrfBatched for every n vs cuSOLVER Xgetrf
-    per matrix (GPUARR_DET_CUBLAS_MAX_N), to place the crossover by measurement."""
+    per matrix (GPUARR_DET_CUBLAS_MAX_N) vs the default route (core/linalg_plan), to place
+    the crossover by measurement."""
     rows = {}
-    for label, max_n in (("cublas", "1000000"), ("cusolver", "0")):
-        env = dict(os.environ, GPUARR_DET_CUBLAS_MAX_N=max_n)
-        env["PYTHONPATH"] = _gpuarr_path(env)
-        p = subprocess.run([sys.executable, "-c", _SWEEP_CHILD], env=env, cwd=REPO_ROOT,
-                           capture_output=True, text=True, timeout=600)
-        if p.returncode != 0:
-            raise RuntimeError(p.stderr[-2000:])
-        rows[label] = json.loads(p.stdout.strip().splitlines()[-1])
-    print(f"{'batch x n':>12s} {'cuBLAS ms':>10s} {'cuSOLVER ms':>12s}")
+    for label, max_n in (("cublas", "1000000"), ("cusolver", "0"), ("auto", None)):
+        rows[label] = _child_json(_SWEEP_CHILD, {"GPUARR_DET_CUBLAS_MAX_N": max_n})
+    print(f"{'batch x n':>12s} {'cuBLAS ms':>10s} {'cuSOLVER ms':>12s} {'default ms':>11s}")
     for key in rows["cublas"]:
-        print(f"{key:>12s} {rows['cublas'][key]:10.3f} {rows['cusolver'][key]:12.3f}")
+        print(f"{key:>12s} {rows['cublas'][key]:10.3f} {rows['cusolver'][key]:12.3f} "
+              f"{rows['auto'][key]:11.3f}")
+
+
+_QR_CHILD = r"""
+import json, time
+import numpy as np
+import gpuarr as ga
+sync = ga.cuda.Device().synchronize
+out = {}
+for shape, dt, mode in [((64, 64), "float32", "reduced"), ((64, 64), "float64", "reduced"),
+                        ((32, 32), "float32", "reduced"), ((16, 16), "float32", "reduced"),
+                        ((64, 64), "float32", "r"), ((64, 16), "float32", "complete"),
+                        ((100, 64, 64), "float32", "reduced"), ((1000, 8, 8), "float32", "reduced"),
+                        ((128, 128), "float32", "reduced")]:
+    a = np.random.default_rng(1).standard_normal(shape).astype(dt)
+    d = ga.asarray(a)
+    res = ga.linalg.qr(d, mode=mode)
+    if mode != "r":
+        q, r = (ga.asnumpy(v) for v in res)
+        err = float(np.abs(q @ r - a).max())
+        assert err < (1e-3 if dt == "float32" else 1e-10), err
+    for _ in range(20):
+        ga.linalg.qr(d, mode=mode)
+    sync()
+    reps = 200
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        ga.linalg.qr(d, mode=mode)
+    sync()
+    out[f"{'x'.join(map(str, shape))} {dt} {mode}"] = (time.perf_counter() - t0) / reps * 1e3
+print(json.dumps(out))
+"""
+
+
+def qr_compare():
+    """qr (ms per call) with the own one-block kernel (default, and with
+    GPUARR_QR_OWN_MAX_N=128) vs cuSOLVER geqrf + orgqr (GPUARR_QR_OWN_MAX_N=0)."""
+    rows = {label: _child_json(_QR_CHILD, {"GPUARR_QR_OWN_MAX_N": v})
+            for label, v in (("own", None), ("own128", "128"), ("cusolver", "0"))}
+    print(f"{'qr':>34s} {'own ms':>8s} {'own<=128':>9s} {'cuSOLVER ms':>12s}")
+    for key in rows["own"]:
+        print(f"{key:>34s} {rows['own'][key]:8.3f} {rows['own128'][key]:9.3f} "
+              f"{rows['cusolver'][key]:12.3f}")
+
+
+_INV2_CHILD = r"""
+import json, time
+import numpy as np
+import gpuarr as ga
+n = 6000
+def wc(seed):
+    return ((np.random.default_rng(seed).uniform(-1, 1, (n, n)) + n * np.eye(n)) / n).astype(np.float32)
+da, db = ga.asarray(wc(30)), ga.asarray(wc(31))
+s1, s2 = ga.cuda.Stream(), ga.cuda.Stream()
+sync = ga.cuda.Device().synchronize
+def two():
+    with s1:
+        x = ga.linalg.inv(da)
+    with s2:
+        y = ga.linalg.inv(db)
+    return x, y
+def one():
+    return ga.linalg.inv(da)
+out = {}
+for name, fn in (("two inv, two streams", two), ("one inv", one)):
+    fn(); sync()
+    ts = []
+    for _ in range(7):
+        sync()
+        t0 = time.perf_counter()
+        r = fn()
+        sync()
+        ts.append((time.perf_counter() - t0) * 1e3)
+        del r
+    # back-to-back calls (as the harness): the pool reuses blocks across iterations
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(7):
+        r = fn()
+    sync()
+    out[name] = (sorted(ts)[3], (time.perf_counter() - t0) / 7 * 1e3)
+print(json.dumps(out))
+"""
+
+
+def inv2_compare():
+    """Two inv 6000 float32 on two streams (and one alone), median of synced runs and
+    back-to-back: the early info wait (default, n >= 512) vs one read after getrs
+    (GPUARR_INV_EARLY_MIN_N=1000000000)."""
+    for label, v in (("early info wait", None), ("info read at the end", "1000000000")):
+        r = _child_json(_INV2_CHILD, {"GPUARR_INV_EARLY_MIN_N": v})
+        for name, (med, b2b) in r.items():
+            print(f"{label:>22s} {name:>22s}: synced median {med:7.2f} ms, "
+                  f"back-to-back {b2b:7.2f} ms")
 
 
 if __name__ == "__main__":
     if "--det-sweep" in sys.argv:
         det_route_sweep()
+    if "--qr-compare" in sys.argv:
+        qr_compare()
+    if "--inv2" in sys.argv:
+        inv2_compare()
     if "--first-det" in sys.argv:
-        for name in ("gpuarr", "cupy", "torch"):
+        for name, env in (("gpuarr", None), ("gpuarr-handle-first", None),
+                          ("gpuarr", {"GPUARR_DET_CUBLAS_MAX_N": "512"}),
+                          ("cupy", None), ("torch", None)):
+            label = name + (" (cuBLAS route)" if env else "")
             try:
-                print(f"{name:8s} first det 512 f32: {first_det_ms(name):10.1f} ms")
+                print(f"{label:28s} first det 512 f32: {first_det_ms(name, extra_env=env):10.1f} ms")
             except Exception as e:  # noqa: BLE001
-                print(f"{name:8s} unavailable: {e}")
+                print(f"{label:28s} unavailable: {e}")

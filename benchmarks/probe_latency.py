@@ -7,6 +7,14 @@ d.item(), and create + read back, with the readback spin on (GPUARR_READBACK_SPI
 the default) and off (0: cudaStreamSynchronize only); CuPy's create + read back and
 asarray 4 KB in the first process for reference. Not a registered group: the variants
 need fresh processes because gpuarr reads its settings once.
+
+Then the small-op dispatch figures with the pool's small-block cache on and off
+(GPUARR_SMALL_BLOCK_CACHE=1/0) and the direct operator / fused-call slots on and off
+(GPUARR_FAST_OPERATOR_SLOTS=1/0), one fresh process each (off/off is the old path): tiny ``a + b`` (1-element
+float32), ``x + y`` (10000 int64), fused squared_diff (gpuarr.fuse, 10000 int64) and
+asarray(1).item(), in us/call of wall time and of process CPU time.
+
+    python -m benchmarks.probe_latency dispatch   # only the cache on/off comparison
 """
 
 import gc
@@ -18,21 +26,62 @@ import time
 import numpy as np
 
 
-def per_call(f, sync, n=2000):
+def per_call(f, sync, n=2000, clock=time.perf_counter):
     for _ in range(300):
         f()
     times = []
     gc.disable()
     try:
         for _ in range(7):
-            t = time.perf_counter()
+            t = clock()
             for _ in range(n):
                 f()
             sync()
-            times.append((time.perf_counter() - t) / n * 1e6)
+            times.append((clock() - t) / n * 1e6)
     finally:
         gc.enable()
     return sorted(times)[3]
+
+
+def measure_dispatch():
+    import gpuarr as ga
+
+    sync = ga.cuda.Device().synchronize
+    rng = np.random.default_rng(0)
+    a = ga.asarray(np.ones(1, np.float32))
+    b = ga.asarray(np.ones(1, np.float32))
+    x = ga.asarray(rng.integers(-1000, 1000, 10000))
+    y = ga.asarray(rng.integers(-1000, 1000, 10000))
+
+    @ga.fuse
+    def squared_diff(p, q):
+        return (p - q) * (p - q)
+
+    h1 = np.ones(1)
+    cases = {
+        "tiny a+b": lambda: a + b,
+        "x+y 1e4 int64": lambda: x + y,
+        "fused sqdiff 1e4 int64": lambda: squared_diff(x, y),
+        "asarray(1)+item": lambda: ga.asarray(h1).item(),
+    }
+    assert (squared_diff(x, y).get() == (x.get() - y.get()) ** 2).all()
+    enabled, _, _ = ga._core._small_block_cache_info()
+    label = "cache %-3s slots %-3s" % ("on" if enabled else "off",
+                                       "on" if ga._core._fast_operator_slots else "off")
+    parts = []
+    for name, f in cases.items():
+        wall = per_call(f, sync)
+        cpu = per_call(f, sync, clock=time.process_time)
+        parts.append(f"{name} {wall:.2f} (cpu {cpu:.2f})")
+    print(label + " us/call:  " + "  ".join(parts), flush=True)
+
+
+def run_dispatch_variants():
+    # (small-block cache, direct operator/fuse call slots): the last row is the old path.
+    for cache, slots in [("1", "1"), ("0", "1"), ("1", "0"), ("0", "0")]:
+        env = dict(os.environ, GPUARR_SMALL_BLOCK_CACHE=cache, GPUARR_FAST_OPERATOR_SLOTS=slots)
+        subprocess.run([sys.executable, "-m", "benchmarks.probe_latency", "dispatch-one"],
+                       env=env, check=True)
 
 
 def measure(with_cupy):
@@ -62,7 +111,10 @@ def measure(with_cupy):
 
 
 def main():
-    if len(sys.argv) > 1:
+    if len(sys.argv) > 1 and sys.argv[1] == "dispatch-one":
+        measure_dispatch()
+        return
+    if len(sys.argv) > 1 and sys.argv[1] != "dispatch":
         measure(sys.argv[1] == "cupy")
         return
     import gpuarr as ga
@@ -70,10 +122,14 @@ def main():
     if not ga.cuda.is_available():
         print("no CUDA device is available; nothing to probe")
         return
+    if len(sys.argv) > 1:  # "dispatch"
+        run_dispatch_variants()
+        return
     for i, spin in enumerate(["50", "0"]):
         env = dict(os.environ, GPUARR_READBACK_SPIN_US=spin)
         subprocess.run([sys.executable, "-m", "benchmarks.probe_latency", "cupy" if i == 0 else "-"],
                        env=env, check=True)
+    run_dispatch_variants()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bindings/fast_slots.hpp"
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
@@ -192,6 +193,8 @@ struct FusedEntry {
   // Per argument: (min, max, dtype name) of the integer dtypes a Python int is converted
   // to in the kernel; out of range is NumPy's OverflowError.
   std::vector<std::vector<std::tuple<long long, unsigned long long, std::string>>> int_ranges;
+  // The contiguous and strided kernels, looked up on first use (the module owns them).
+  mutable const JitFunction* fns[2] = {nullptr, nullptr};
 };
 
 class FusedDispatcher {
@@ -320,7 +323,7 @@ class FusedDispatcher {
             jargs[k].kind = e.kinds[k];
             jargs[k].dtype = e.out_dtypes[k - nargs];
           }
-          std::vector<NDArray> outs = launch_jit_elementwise(*e.mod, e.name, jargs, -1);
+          std::vector<NDArray> outs = launch_jit_elementwise(*e.mod, e.name, jargs, -1, 0, e.fns);
           if (e.single) return make_owner(std::move(outs[0]));
           py::tuple res(outs.size());
           for (size_t k = 0; k < outs.size(); ++k) res[k] = make_owner(std::move(outs[k]));
@@ -337,6 +340,20 @@ class FusedDispatcher {
   // Node-based: references to entries stay valid when another key is added.
   std::unordered_map<std::string, FusedEntry> entries_;
 };
+
+// `fused(x, y)` straight to FusedDispatcher::call through the type's tp_call (installed on
+// gpuarr.fuse's Python class by _install_fused_call): CPython's generic slot_tp_call looks up
+// __call__ and calls pybind11's dispatcher, which converts the arguments again.
+PyObject* fused_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    py::object s = py::reinterpret_borrow<py::object>(self);
+    py::args a = py::reinterpret_borrow<py::args>(args);
+    py::kwargs k = kwargs ? py::reinterpret_borrow<py::kwargs>(kwargs) : py::kwargs();
+    return FusedDispatcher::call(std::move(s), std::move(a), std::move(k)).release().ptr();
+  } catch (...) {
+    return translate_active_exception();
+  }
+}
 
 }  // namespace
 
@@ -372,6 +389,15 @@ GPUARR_BINDINGS(200) {
       .def("__call__", &FusedDispatcher::call)
       .def("_register", &FusedDispatcher::add)
       .def("_clear", &FusedDispatcher::clear);
+  // GPUARR_FAST_OPERATOR_SLOTS=0 keeps the generic __call__ path. Returns whether installed.
+  m.def("_install_fused_call", [](py::handle cls) {
+    if (!fast_slots_enabled()) return false;
+    auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    if (!PyType_Check(cls.ptr()) || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return false;
+    t->tp_call = &fused_tp_call;
+    PyType_Modified(t);
+    return true;
+  });
 
   m.def("_jit_module", [](const std::string& source, const std::vector<std::string>& options,
                           const std::vector<std::string>& name_expressions) {

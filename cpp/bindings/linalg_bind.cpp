@@ -33,15 +33,15 @@ GPUARR_BINDINGS(130) {
     }
     return py::make_tuple(make_owner(std::move(r.first)), make_owner(std::move(r.second)));
   });
-  m.def("_linalg_inv", [](py::handle a, bool check) {
+  m.def("_linalg_inv", [](py::handle a, bool check, bool nan_fill) {
     const NDArray x = arr(a);
     NDArray r;
     {
       py::gil_scoped_release release;
-      r = linalg_inv(x, check);
+      r = linalg_inv(x, check, nan_fill);
     }
     return make_owner(std::move(r));
-  });
+  }, py::arg("a"), py::arg("check"), py::arg("nan_fill") = false);
   m.def("_linalg_solve", [](py::handle a, py::handle b) {
     const NDArray x = arr(a), y = arr(b);
     NDArray r;
@@ -77,6 +77,19 @@ GPUARR_BINDINGS(130) {
       r = linalg_qr_q(x, t, mc);
     }
     return make_owner(std::move(r));
+  });
+  // (q, r), r alone (want_q false), or None where the own small-QR route does not apply.
+  m.def("_linalg_qr_small", [](py::handle a, bool complete, bool want_q) -> py::object {
+    const NDArray x = arr(a);
+    NDArray q, r;
+    bool done = false;
+    {
+      py::gil_scoped_release release;
+      done = linalg_qr_small(x, complete, want_q, &q, &r);
+    }
+    if (!done) return py::none();
+    if (!want_q) return make_owner(std::move(r));
+    return py::make_tuple(make_owner(std::move(q)), make_owner(std::move(r)));
   });
   m.def("_linalg_svd", [](py::handle a, bool full_matrices, bool compute_uv) {
     const NDArray x = arr(a);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 
+#include "bindings/fast_slots.hpp"
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
@@ -464,6 +465,76 @@ NDArray component_view(const NDArray& a, bool imag) {
   return v;
 }
 
+// Operator slots straight to C++ (GPUARR_FAST_OPERATOR_SLOTS=0 keeps the Python-level
+// __add__/__radd__ methods' path): `a + b` otherwise goes through CPython's generic
+// slot_nb_add (a method lookup and a call of the bound method), then pybind11's
+// dispatcher (argument loading, overload walk), about a microsecond per operator.
+// CPython calls a number slot with the operands in source order from either operand's
+// type, so the slot takes the forward path when the left operand is a gpuarr array and the
+// reflected one otherwise; anything else is NotImplemented, exactly as the methods answer.
+constexpr int kFastBinaryOps = 11;
+const UfuncDef* g_fast_binary[kFastBinaryOps] = {};
+
+PyObject* fast_slot_error() { return translate_active_exception(); }  // in a catch block
+
+template <int I>
+PyObject* fast_binary_slot(PyObject* l, PyObject* r) {
+  try {
+    const UfuncDef& u = *g_fast_binary[I];
+    if (is_gpuarr_array(l)) return binary_operator<false>(u, l, r).release().ptr();
+    if (is_gpuarr_array(r)) return binary_operator<true>(u, r, l).release().ptr();
+    Py_RETURN_NOTIMPLEMENTED;
+  } catch (...) {
+    return fast_slot_error();
+  }
+}
+
+template <int I>
+PyObject* fast_inplace_slot(PyObject* self, PyObject* other) {
+  try {
+    if (!is_gpuarr_array(self)) Py_RETURN_NOTIMPLEMENTED;
+    return inplace_operator(*g_fast_binary[I], self, other).release().ptr();
+  } catch (...) {
+    return fast_slot_error();
+  }
+}
+
+// After the methods are set (setting a dunder attribute resets its slot to the generic one).
+bool install_fast_operator_slots(py::handle cls) {
+  if (!fast_slots_enabled()) return false;
+  auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  PyNumberMethods* nm = t->tp_as_number;
+  if (!nm) return false;
+  static const char* names[kFastBinaryOps] = {
+      "add", "subtract", "multiply", "divide", "floor_divide", "remainder",
+      "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"};
+  for (int i = 0; i < kFastBinaryOps; ++i) g_fast_binary[i] = &ufunc_named(names[i]);
+  nm->nb_add = &fast_binary_slot<0>;
+  nm->nb_subtract = &fast_binary_slot<1>;
+  nm->nb_multiply = &fast_binary_slot<2>;
+  nm->nb_true_divide = &fast_binary_slot<3>;
+  nm->nb_floor_divide = &fast_binary_slot<4>;
+  nm->nb_remainder = &fast_binary_slot<5>;
+  nm->nb_and = &fast_binary_slot<6>;
+  nm->nb_or = &fast_binary_slot<7>;
+  nm->nb_xor = &fast_binary_slot<8>;
+  nm->nb_lshift = &fast_binary_slot<9>;
+  nm->nb_rshift = &fast_binary_slot<10>;
+  nm->nb_inplace_add = &fast_inplace_slot<0>;
+  nm->nb_inplace_subtract = &fast_inplace_slot<1>;
+  nm->nb_inplace_multiply = &fast_inplace_slot<2>;
+  nm->nb_inplace_true_divide = &fast_inplace_slot<3>;
+  nm->nb_inplace_floor_divide = &fast_inplace_slot<4>;
+  nm->nb_inplace_remainder = &fast_inplace_slot<5>;
+  nm->nb_inplace_and = &fast_inplace_slot<6>;
+  nm->nb_inplace_or = &fast_inplace_slot<7>;
+  nm->nb_inplace_xor = &fast_inplace_slot<8>;
+  nm->nb_inplace_lshift = &fast_inplace_slot<9>;
+  nm->nb_inplace_rshift = &fast_inplace_slot<10>;
+  PyType_Modified(t);
+  return true;
+}
+
 }  // namespace
 
 GPUARR_BINDINGS(10) {
@@ -523,6 +594,8 @@ GPUARR_BINDINGS(10) {
         [u](py::handle self, py::handle other) { return inplace_operator(*u, self, other); },
         py::name(op.inplace), py::is_method(cls)));
   }
+  m.attr("_fast_slots_possible") = kFastSlotsPossible;
+  m.attr("_fast_operator_slots") = install_fast_operator_slots(cls);
   // pow takes an optional modulo, which NumPy does not support for arrays either.
   {
     const UfuncDef* u = &ufunc_named("power");

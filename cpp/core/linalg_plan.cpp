@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 
 #include "core/errors.hpp"
 
@@ -10,10 +11,25 @@ namespace gpuarr {
 LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n) {
   if (n > INT_MAX || batch > INT_MAX) return LuRoute::CusolverPerMatrix;
   if (purpose == LuPurpose::Det) {
-    return n <= det_cublas_max_n ? LuRoute::CublasBatched : LuRoute::CusolverPerMatrix;
+    if (det_cublas_max_n >= 0)
+      return n <= det_cublas_max_n ? LuRoute::CublasBatched : LuRoute::CusolverPerMatrix;
+    if (n <= kDetCublasSingleMaxN) return LuRoute::CublasBatched;
+    if (n <= kDetCublasBatchedMaxN && batch >= det_cublas_min_batch(n))
+      return LuRoute::CublasBatched;
+    return LuRoute::CusolverPerMatrix;
   }
   return (batch > 1 && n <= kLuBatchedMaxN) ? LuRoute::CublasBatched
                                             : LuRoute::CusolverPerMatrix;
+}
+
+int64_t det_cublas_min_batch(int64_t n) {
+  // H100 sweep (ms per det call, cuBLAS for the whole batch vs cuSOLVER per matrix):
+  // n=128: 0.24 vs 0.21 each; n=256: 1.0-1.1 vs 0.43 each; n=512: 6.1-9.7 vs 0.95 each.
+  if (n <= kDetCublasSingleMaxN) return 1;
+  if (n <= 128) return 2;
+  if (n <= 256) return 3;
+  if (n <= kDetCublasBatchedMaxN) return 8;
+  return INT64_MAX;
 }
 
 bool use_cholesky_batched(int64_t n, int64_t batch) {
@@ -23,6 +39,19 @@ bool use_cholesky_batched(int64_t n, int64_t batch) {
 bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
   return batch > 1 && batch <= INT_MAX && m >= 1 && n >= 1 && m <= kSvdJacobiMaxDim &&
          n <= kSvdJacobiMaxDim;
+}
+
+size_t qr_small_smem_bytes(int64_t m, int64_t n, int64_t mc, size_t itemsize) {
+  const int64_t ld = qr_small_ld(m);
+  return static_cast<size_t>(ld * n + std::min(m, n) + ld * mc) * itemsize;
+}
+
+bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, size_t itemsize,
+                  bool is_complex, int64_t own_max_n) {
+  if (is_complex || own_max_n <= 0) return false;
+  if (m < 1 || n < 1 || batch < 1 || batch > INT_MAX) return false;
+  if (m > own_max_n || n > own_max_n) return false;
+  return qr_small_smem_bytes(m, n, mc, itemsize) <= kQrSmallMaxSmem;
 }
 
 namespace {

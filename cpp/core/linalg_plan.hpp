@@ -11,10 +11,18 @@ namespace gpuarr {
 // Batched cuBLAS (getrfBatched + getri/getrsBatched) or one cuSOLVER call per matrix.
 enum class LuRoute { CublasBatched, CusolverPerMatrix };
 enum class LuPurpose { Det, InvSolve };
-// det_cublas_max_n: det/slogdet use cuBLAS getrfBatched up to this n even for one matrix
-// (no cuSOLVER handle needed: fast first call); inv/solve batch small matrices only.
+// det/slogdet (det_cublas_max_n < 0: the measured rule, H100 sweep of
+// `python -m benchmarks.linalg --det-sweep`): cuBLAS getrfBatched for n < 128 (one launch,
+// no cuSOLVER handle), and for batches large enough to beat one Xgetrf per matrix up to
+// n = 512 (batch >= kDetCublasMinBatch(n)); otherwise cuSOLVER Xgetrf per matrix.
+// det_cublas_max_n >= 0 (env GPUARR_DET_CUBLAS_MAX_N) overrides: cuBLAS iff n <= it.
+// inv/solve batch small matrices only.
 LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n);
 constexpr int64_t kLuBatchedMaxN = 64;
+constexpr int64_t kDetCublasSingleMaxN = 127;  // one matrix: cuBLAS below 128
+constexpr int64_t kDetCublasBatchedMaxN = 512;
+// The smallest batch for which getrfBatched beats batch x Xgetrf (n <= 512).
+int64_t det_cublas_min_batch(int64_t n);
 
 // Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
 // potrfBatched call; else Xpotrf per matrix.
@@ -52,5 +60,18 @@ struct QrPlan {
 };
 // mode: 'r' reduced, 'c' complete ('r'/'raw' modes need no Q and use the reduced sizes).
 QrPlan plan_qr(const Dims& shape, bool complete);
+
+// Own one-block Householder QR (cpp/ops/linalg_qr_small.cu): one block per matrix, the
+// matrix (and Q) held in shared memory, for real matrices with 1 <= m, n <= own_max_n
+// (env GPUARR_QR_OWN_MAX_N, default kQrOwnDefaultMaxN; 0 = always cuSOLVER). mc: the
+// columns of Q (0: mode 'r', no Q). Complex and larger matrices take cuSOLVER.
+constexpr int64_t kQrOwnDefaultMaxN = 64;
+constexpr size_t kQrSmallMaxSmem = 200 * 1024;
+// Leading dimension of the shared-memory column-major matrices (odd: no bank conflicts
+// on the row-major global <-> column-major shared transposes).
+inline int64_t qr_small_ld(int64_t m) { return m | 1; }
+size_t qr_small_smem_bytes(int64_t m, int64_t n, int64_t mc, size_t itemsize);
+bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, size_t itemsize,
+                  bool is_complex, int64_t own_max_n);
 
 }  // namespace gpuarr

@@ -16,12 +16,19 @@ static_assert(sizeof(JitRawInfo) == 16 + 16 * kJitMaxDims, "ga_raw_info layout")
 
 std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& name,
                                             std::vector<JitArg>& args, int64_t size,
-                                            int block_per_element) {
+                                            int block_per_element,
+                                            const JitFunction** fn_cache) {
   // The launch shape: the given outputs' shape, else the inputs' broadcast shape.
-  std::vector<Dims> in_shapes;
   const Dims* out_shape = nullptr;
+  const Dims* first_in = nullptr;  // inputs of one shape (the common case) need no broadcast
+  bool same_in = true;
+  bool any_in = false;
   for (const auto& a : args) {
-    if (a.kind == 'a') in_shapes.push_back(a.array.shape);
+    if (a.kind == 'a') {
+      any_in = true;
+      if (!first_in) first_in = &a.array.shape;
+      else if (same_in && *first_in != a.array.shape) same_in = false;
+    }
     if (a.kind == 'O') {
       if (out_shape && *out_shape != a.array.shape)
         throw ValueError("Shape of output arrays must be the same");
@@ -31,14 +38,19 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
   Dims shape;
   if (out_shape) {
     shape = *out_shape;
-  } else if (!in_shapes.empty()) {
+  } else if (any_in && same_in) {
+    shape = *first_in;
+  } else if (any_in) {
+    std::vector<Dims> in_shapes;
+    for (const auto& a : args)
+      if (a.kind == 'a') in_shapes.push_back(a.array.shape);
     shape = broadcast_shapes(in_shapes);
   } else if (size >= 0) {
     shape = Dims{size};
   } else {
     throw ValueError("Loop size is undecided");
   }
-  if (size >= 0 && (!in_shapes.empty() || out_shape) && shape_size(shape) != size)
+  if (size >= 0 && (any_in || out_shape) && shape_size(shape) != size)
     throw ValueError("size must be None when the kernel has indexed array arguments");
 
   std::vector<NDArray> outs;
@@ -103,8 +115,13 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
   // Parameter storage, stable for the launch.
   std::vector<void*> argp;
   std::vector<void*> ptrs(args.size());
-  std::vector<JitStrides> st(indexed.size());
-  std::vector<JitRawInfo> raw(args.size());
+  std::vector<JitStrides> st(contiguous ? 0 : indexed.size());
+  std::vector<JitRawInfo> raw;  // 272 bytes per argument: only when a raw array is passed
+  for (const auto& a : args)
+    if (a.kind == 'r') {
+      raw.resize(args.size());
+      break;
+    }
   JitShape jshape{};
   long long nn = n;
   argp.push_back(&nn);
@@ -158,7 +175,12 @@ std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& n
         throw ValueError(std::string("bad JIT argument kind ") + a.kind);
     }
   }
-  const JitFunction& f = mod.function(name + (contiguous ? "_c" : "_s"));
+  const JitFunction* fp = fn_cache ? fn_cache[contiguous ? 0 : 1] : nullptr;
+  if (!fp) {
+    fp = &mod.function(name + (contiguous ? "_c" : "_s"));  // stable: the module owns it
+    if (fn_cache) fn_cache[contiguous ? 0 : 1] = fp;
+  }
+  const JitFunction& f = *fp;
   if (f.params_known && f.param_sizes.size() != argp.size())
     throw TypeError("generated kernel " + name + " takes " +
                     std::to_string(f.param_sizes.size()) + " parameters, launcher packed " +

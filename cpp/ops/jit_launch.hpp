@@ -35,9 +35,12 @@ struct JitArg {
 // operand exists. Returns the outputs ('o' and 'O' in order).
 // `block_per_element` > 0: one block of that many threads per element of the launch shape
 // (grid-stride over blocks), for kernels that reduce per output (ReductionKernel).
+// `fn_cache` (optional, two entries: contiguous, strided) keeps the kernels looked up by
+// name, so that a caller launching the same pair again (fuse) skips the lookup.
 std::vector<NDArray> launch_jit_elementwise(JitModule& mod, const std::string& name,
                                             std::vector<JitArg>& args, int64_t size,
-                                            int block_per_element = 0);
+                                            int block_per_element = 0,
+                                            const JitFunction** fn_cache = nullptr);
 
 // The byte layout the generated kernels expect (checked by static_assert in the .cpp).
 struct JitShape {

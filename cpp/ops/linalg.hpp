@@ -22,7 +22,9 @@ NDArray linalg_det(const NDArray& a);
 std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a);
 // Inverse of each matrix, C-contiguous. check: LinAlgError("Singular matrix") when a
 // matrix is singular (one small read); else the result of a singular matrix is inf/nan.
-NDArray linalg_inv(const NDArray& a, bool check);
+// nan_fill: the inverses of the matrices of a with a NaN are all NaN (LAPACK's result;
+// cuSOLVER's pivoting can step over a NaN), on the device.
+NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill = false);
 // x with a[i] @ x[i] = b[i]: a (.., n, n), b (.., n, k) with the same leading dims and
 // dtype. LinAlgError("Singular matrix").
 NDArray linalg_solve(const NDArray& a, const NDArray& b);
@@ -34,6 +36,11 @@ NDArray linalg_cholesky(const NDArray& a, bool upper);
 std::pair<NDArray, NDArray> linalg_qr_raw(const NDArray& a);
 // Q (.., m, mc) from qr_raw's (h, tau) (orgqr/ungqr); mc = min(m, n) or m (complete).
 NDArray linalg_qr_q(const NDArray& h, const NDArray& tau, int64_t mc);
+// Own one-block-per-matrix Householder QR of small real matrices (core/linalg_plan:
+// use_qr_small; env GPUARR_QR_OWN_MAX_N). want_q: Q (.., m, mc) into *q and R (.., mc, n)
+// into *r, mc = m if complete and m > n else min(m, n); else R (.., min(m, n), n) alone.
+// Returns false (nothing written) where the route does not apply: the caller takes cuSOLVER.
+bool linalg_qr_small(const NDArray& a, bool complete, bool want_q, NDArray* q, NDArray* r);
 // SVD of a (.., m, n) with m, n > 0: u (.., m, m|k), s (.., k) real, descending, vh
 // (.., n|k, n); u and vh empty (default NDArray) when !compute_uv.
 // LinAlgError("SVD did not converge").

@@ -114,6 +114,11 @@ std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t co
                                                      cudaStream_t stream,
                                                      const FiniteCheck* check = nullptr);
 
+// A host workspace of at least `bytes` for cuSOLVER's 64-bit API (nullptr for 0), owned
+// by the calling thread and never freed, so no call has to wait for the stream before
+// releasing it.
+void* host_workspace(size_t bytes);
+
 // Sets each of `batch` C-contiguous n x n matrices at `data` to the identity.
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream);
 

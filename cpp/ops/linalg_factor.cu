@@ -231,13 +231,12 @@ NDArray linalg_cholesky(const NDArray& a, bool upper) {
           return std::make_pair(d, hb);
         });
     auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
-    std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+    void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync
     for (int64_t i = 0; i < batch; ++i) {
       GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(h.handle, h.params, fill, n, ct,
                                              work.data() + i * mat_bytes, n, ct, ws->ptr(),
-                                             dev_bytes, host_ws.data(), host_bytes, info + i));
+                                             dev_bytes, host_ws, host_bytes, info + i));
     }
-    if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   // Zero the triangle potrf left untouched (NumPy returns a clean triangular factor).
   launch_triangle_zero(work.data(), batch, n, n, 0, /*lower=*/!upper, work.itemsize(), stream);
@@ -271,16 +270,15 @@ std::pair<NDArray, NDArray> linalg_qr_raw(const NDArray& a) {
   const size_t ws_bytes = (std::max<size_t>(dev_bytes, 16) + 15) / 16 * 16;
   auto ws = allocate_device_memory(ws_bytes + sizeof(int));
   int* info = reinterpret_cast<int*>(static_cast<char*>(ws->ptr()) + ws_bytes);
-  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync
   const int64_t mat_bytes = m * n * h.itemsize();
   const int64_t tau_bytes = k * tau.itemsize();
   for (int64_t i = 0; i < batch; ++i) {
     GPUARR_CUSOLVER_CHECK(cusolverDnXgeqrf(hd.handle, hd.params, m, n, ct,
                                            h.data() + i * mat_bytes, m, ct,
                                            tau.data() + i * tau_bytes, ct, ws->ptr(), dev_bytes,
-                                           host_ws.data(), host_bytes, info));
+                                           host_ws, host_bytes, info));
   }
-  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   return {h, tau};
 }
 
@@ -389,7 +387,7 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
   auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
   auto info_mem = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
   int* info = static_cast<int*>(info_mem->ptr());
-  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync
   const int64_t a_bytes = mm * nn * work.itemsize();
   const int64_t s_bytes = k * out.s.itemsize();
   const int64_t u_bytes = mm * uc * work.itemsize();
@@ -400,9 +398,8 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
     GPUARR_CUSOLVER_CHECK(cusolverDnXgesvd(
         h.handle, h.params, jobu, jobvt, mm, nn, ct, work.data() + i * a_bytes, mm, rct,
         out.s.data() + i * s_bytes, ct, ui, ldu, ct, vi, ldvt, ct, ws->ptr(), dev_bytes,
-        host_ws.data(), host_bytes, info + i));
+        host_ws, host_bytes, info + i));
   }
-  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   // NaN/inf input: NumPy reports non-convergence; so do non-finite singular values here.
   const FiniteCheck svals{out.s.data(), rt, k, 1, k};
   if (count_positive_info(info, batch, stream, &svals) > 0)

@@ -173,6 +173,19 @@ PendingInfoCount::~PendingInfoCount() {
   if (event) cudaEventDestroy(event);
 }
 
+void* host_workspace(size_t bytes) {
+  if (bytes == 0) return nullptr;
+  // Per thread, grow-only; a replaced buffer is kept too (work queued earlier may still
+  // refer to it). Host workspaces of the 64-bit API are small (usually 0 bytes).
+  thread_local std::vector<std::unique_ptr<char[]>> buffers;
+  thread_local size_t size = 0;
+  if (bytes > size) {
+    buffers.emplace_back(new char[bytes]);
+    size = bytes;
+  }
+  return buffers.back().get();
+}
+
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream) {
   const int64_t total = batch * n * n;
   if (total == 0) return;
@@ -200,10 +213,22 @@ namespace {
 // factorization is known to be non-singular.
 constexpr int64_t kEarlyInfoMinN = 512;
 
+// GPUARR_DET_CUBLAS_MAX_N overrides the measured det route (core/linalg_plan): cuBLAS
+// getrfBatched iff n <= it. Unset: -1 (the measured rule).
 int64_t det_cublas_max_n() {
   static const int64_t v = [] {
     const char* s = std::getenv("GPUARR_DET_CUBLAS_MAX_N");
-    return s ? std::atoll(s) : int64_t(512);
+    return (s && *s) ? std::atoll(s) : int64_t(-1);
+  }();
+  return v;
+}
+
+// GPUARR_INV_EARLY_MIN_N: from this n on, inv/solve wait only for getrf's info count (an
+// event right after it, getrs already queued); below it, one read after everything.
+int64_t early_info_min_n() {
+  static const int64_t v = [] {
+    const char* s = std::getenv("GPUARR_INV_EARLY_MIN_N");
+    return (s && *s) ? std::atoll(s) : kEarlyInfoMinN;
   }();
   return v;
 }
@@ -298,15 +323,14 @@ Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, cud
         return std::make_pair(d, hb);
       });
   auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
-  std::vector<char> host_ws(std::max<size_t>(host_bytes, 1));
+  void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync needed
   int64_t* piv = static_cast<int64_t*>(lu.pivots->ptr());
   for (int64_t i = 0; i < batch; ++i) {
     GPUARR_CUSOLVER_CHECK(cusolverDnXgetrf(h.handle, h.params, n, n, ct,
                                            work.data() + i * mat_bytes, n, piv + i * n, ct,
-                                           ws->ptr(), dev_bytes, host_ws.data(), host_bytes,
+                                           ws->ptr(), dev_bytes, host_ws, host_bytes,
                                            info + i));
   }
-  if (host_bytes > 0) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));  // host_ws dies here
   return lu;
 }
 
@@ -442,6 +466,65 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
   });
 }
 
+// NaN propagation of inv (as LAPACK gives: cuSOLVER's pivoting can step over a NaN and
+// return finite values): flags[b] = 1 for the matrices of the input with a NaN (read
+// before getrf overwrites it), then the flagged results are set to NaN. Two light passes
+// on the stream instead of isnan/any/where in Python (a full-size temporary).
+template <class T>
+__device__ __forceinline__ bool is_nan_value(T v) {
+  if constexpr (kIsComplex<T>) {
+    return isnan(v.re) || isnan(v.im);
+  } else {
+    return isnan(v);
+  }
+}
+
+template <class T>
+__global__ void nan_flag_kernel(const T* data, int64_t total, int64_t mat, int* flags) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    if (is_nan_value(data[e])) flags[e / mat] = 1;
+  }
+}
+
+template <class T>
+__global__ void nan_fill_kernel(T* data, int64_t total, int64_t mat, const int* flags) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    if (flags[e / mat]) {
+      if constexpr (kIsComplex<T>) {
+        using R = typename Real<T>::type;
+        data[e] = T{static_cast<R>(NAN), R(0)};
+      } else {
+        data[e] = static_cast<T>(NAN);
+      }
+    }
+  }
+}
+
+// mode 0: flag the NaN matrices of `data` into flags (zeroed first); 1: fill them with NaN.
+void nan_matrices(char* data, int64_t batch, int64_t mat, DType t, int* flags, int mode,
+                  cudaStream_t stream) {
+  const int64_t total = batch * mat;
+  if (total == 0) return;
+  if (mode == 0)
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(flags, 0, static_cast<size_t>(batch) * sizeof(int), stream));
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || kIsComplex<T>) {
+      T* p = reinterpret_cast<T*>(data);
+      if (mode == 0) {
+        nan_flag_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(p, total, mat, flags);
+      } else {
+        nan_fill_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(p, total, mat, flags);
+      }
+      check_launch("nan_matrices");
+    } else {
+      throw TypeError("linalg: unsupported dtype");
+    }
+  });
+}
+
 void check_square_float(const NDArray& a) {
   if (a.ndim() < 2 || a.shape[a.ndim() - 1] != a.shape[a.ndim() - 2])
     throw LinAlgError("Last 2 dimensions of the array must be square");
@@ -466,7 +549,7 @@ std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a) {
   return {sign, logabs};
 }
 
-NDArray linalg_inv(const NDArray& a, bool check) {
+NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   check_square_float(a);
   const int64_t n = a.shape.back();
   const int64_t batch = batch_count(a);
@@ -475,6 +558,12 @@ NDArray linalg_inv(const NDArray& a, bool check) {
   const cudaStream_t stream = stream_for(out);
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
+  std::shared_ptr<Memory> nan_flags;
+  if (nan_fill) {
+    nan_flags = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+    nan_matrices(work.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 0,
+                 stream);
+  }
   const bool batched =
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, stream);
@@ -495,7 +584,7 @@ NDArray linalg_inv(const NDArray& a, bool check) {
     });
   } else {
     launch_identity(out.data(), batch, n, a.dtype, stream);
-    if (check && n >= kEarlyInfoMinN)
+    if (check && n >= early_info_min_n())
       early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);
@@ -510,6 +599,9 @@ NDArray linalg_inv(const NDArray& a, bool check) {
     }
     (void)info;
   }
+  if (nan_fill)
+    nan_matrices(out.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 1,
+                 stream);
   if (early) {
     if (early->wait() > 0) throw LinAlgError("Singular matrix");
   } else if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch,
@@ -552,7 +644,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
     });
     if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
   } else {
-    if (n >= kEarlyInfoMinN)
+    if (n >= early_info_min_n())
       early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     CusolverHandles h = cusolver_handle(stream);
     const cudaDataType ct = cuda_type(a.dtype);

@@ -5,6 +5,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/memory_pool.hpp"
 
 namespace gpuarr {
 namespace {
@@ -32,6 +33,9 @@ std::shared_ptr<Stream> Stream::borrow(cudaStream_t handle, int device) {
 }
 
 Stream::~Stream() {
+  // Small blocks cached for this handle go back to the pool first: a later stream may get
+  // the same handle value and must not receive them.
+  if (handle_) release_stream_blocks(handle_, device_);
   // Pending work still completes after cudaStreamDestroy; errors at interpreter exit
   // (driver already shut down) are ignored on purpose.
   if (owned_ && handle_) cudaStreamDestroy(handle_);

@@ -12,6 +12,60 @@ Dims swap_last2(Dims d) {
 }
 }  // namespace
 
+TEST(LinalgPlan, DetRouteMeasuredRule) {
+  const auto det = [](int64_t n, int64_t batch) {
+    return choose_lu_route(n, batch, LuPurpose::Det, -1);
+  };
+  // One matrix: cuBLAS below 128, cuSOLVER from 128 on.
+  EXPECT_EQ(det(1, 1), LuRoute::CublasBatched);
+  EXPECT_EQ(det(16, 1), LuRoute::CublasBatched);
+  EXPECT_EQ(det(127, 1), LuRoute::CublasBatched);
+  EXPECT_EQ(det(128, 1), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(det(512, 1), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(det(2048, 1), LuRoute::CusolverPerMatrix);
+  // Batches: cuBLAS up to 512 once the batch is large enough.
+  EXPECT_EQ(det(16, 100), LuRoute::CublasBatched);
+  EXPECT_EQ(det(64, 100), LuRoute::CublasBatched);
+  EXPECT_EQ(det(128, 2), LuRoute::CublasBatched);
+  EXPECT_EQ(det(128, 100), LuRoute::CublasBatched);
+  EXPECT_EQ(det(256, 2), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(det(256, 3), LuRoute::CublasBatched);
+  EXPECT_EQ(det(256, 100), LuRoute::CublasBatched);
+  EXPECT_EQ(det(512, 7), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(det(512, 8), LuRoute::CublasBatched);
+  EXPECT_EQ(det(512, 100), LuRoute::CublasBatched);
+  EXPECT_EQ(det(513, 100), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(det(1024, 100), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(det(8, int64_t(1) << 32), LuRoute::CusolverPerMatrix);
+  // The env override (>= 0) is the old threshold rule.
+  EXPECT_EQ(choose_lu_route(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
+  EXPECT_EQ(choose_lu_route(16, 100, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
+}
+
+TEST(LinalgPlan, QrSmallRoute) {
+  const int64_t d = kQrOwnDefaultMaxN;
+  EXPECT_TRUE(use_qr_small(64, 64, 64, 1, 4, false, d));
+  EXPECT_TRUE(use_qr_small(64, 64, 64, 1, 8, false, d));
+  EXPECT_TRUE(use_qr_small(1, 64, 1, 1000, 4, false, d));
+  EXPECT_TRUE(use_qr_small(64, 1, 64, 3, 8, false, d));  // complete Q of a column
+  EXPECT_TRUE(use_qr_small(5, 3, 0, 2, 8, false, d));    // mode 'r'
+  EXPECT_FALSE(use_qr_small(65, 64, 64, 1, 4, false, d));
+  EXPECT_FALSE(use_qr_small(64, 65, 64, 1, 4, false, d));
+  EXPECT_FALSE(use_qr_small(8, 8, 8, 1, 8, true, d));    // complex: cuSOLVER
+  EXPECT_FALSE(use_qr_small(8, 8, 8, 1, 4, false, 0));   // env 0: off
+  EXPECT_FALSE(use_qr_small(0, 3, 0, 1, 4, false, d));   // empty: the generic path
+  EXPECT_FALSE(use_qr_small(3, 0, 0, 1, 4, false, d));
+  EXPECT_FALSE(use_qr_small(3, 3, 3, 0, 4, false, d));
+  EXPECT_FALSE(use_qr_small(3, 3, 3, int64_t(1) << 32, 4, false, d));
+  // Larger limits are bounded by shared memory: 128 float64 with Q is 2 x 129 x 128 x 8.
+  EXPECT_TRUE(use_qr_small(128, 128, 128, 1, 4, false, 128));
+  EXPECT_FALSE(use_qr_small(128, 128, 128, 1, 8, false, 128));
+  EXPECT_TRUE(use_qr_small(128, 128, 0, 1, 8, false, 128));
+  EXPECT_EQ(qr_small_ld(64), 65);
+  EXPECT_EQ(qr_small_ld(65), 65);
+  EXPECT_EQ(qr_small_smem_bytes(64, 64, 64, 4), size_t(65 * 64 * 2 + 64) * 4);
+}
+
 TEST(LinalgPlan, LuRoute) {
   EXPECT_EQ(choose_lu_route(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
   EXPECT_EQ(choose_lu_route(513, 1, LuPurpose::Det, 512), LuRoute::CusolverPerMatrix);

@@ -819,6 +819,10 @@ class Fusion(_core._FusedDispatcher):
         return lambda args: func(*args)
 
 
+# Calls go to C++ through the type's call slot (see _install_fused_call in jit_bind.cpp).
+_FAST_CALL = _core._install_fused_call(Fusion)
+
+
 def fuse(*args, **kwargs):
     """Decorator: ``@gpuarr.fuse`` or ``@gpuarr.fuse(kernel_name="name")``."""
     if len(args) == 1 and callable(args[0]) and not kwargs:

@@ -12,6 +12,7 @@ computed in single precision (as CuPy): results agree with NumPy to float32 tole
 """
 
 import operator
+import os as _os
 import warnings
 from collections import namedtuple
 from math import inf
@@ -140,13 +141,20 @@ def inv(a):
     assert_stacked_square(a.shape)
     t = common_type(a.dtype)
     a = _cast(a, t)
+    # NaN propagation (NaN results for the matrices with a NaN) on the device in C++ (no
+    # full-size temporary); GPUARR_INV_NAN_PY=1: the former isnan/any/where in Python.
+    core_nan = not _INV_NAN_PY
     try:
-        r = _core._linalg_inv(a, True)
+        r = _core._linalg_inv(a, True, core_nan)
     except LinAlgError:
         if _all_finite(a):
             raise
-        r = _core._linalg_inv(a, False)  # NaN/inf input: NumPy returns, it does not raise
-    return _nan_where_nan(a, r)
+        # NaN/inf input: NumPy returns, it does not raise
+        r = _core._linalg_inv(a, False, core_nan)
+    return r if core_nan else _nan_where_nan(a, r)
+
+
+_INV_NAN_PY = _os.environ.get("GPUARR_INV_NAN_PY", "") == "1"
 
 
 def _all_finite(a):
@@ -289,7 +297,14 @@ def qr(a, mode="reduced"):
     assert_stacked_2d(a.shape)
     m, n = a.shape[-2:]
     t = common_type(a.dtype)
-    h, tau = _core._linalg_qr_raw(_cast(a, t))
+    a = _cast(a, t)
+    if mode in ("reduced", "complete", "r"):
+        # Small real matrices: one own kernel (Householder in shared memory, one block
+        # per matrix) gives Q and R; None where it does not apply (GPUARR_QR_OWN_MAX_N).
+        res = _core._linalg_qr_small(a, mode == "complete", mode != "r")
+        if res is not None:
+            return res if mode == "r" else QRResult(*res)
+    h, tau = _core._linalg_qr_raw(a)
     mn = min(m, n)
     if mode == "r":
         return _ga.triu(_swap(h)[..., :mn, :])
