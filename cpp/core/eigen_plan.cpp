@@ -145,9 +145,12 @@ size_t own_vectors_smem_bytes(int64_t n, DType compute) {
 
 int own_vectors_threads(int64_t n) {
   // Thread 0 runs the QL chain; the others own rows of Z (warps 1..) and columns in the
-  // back-transform, so a block has >= n + 32 threads up to n = 224.
+  // back-transform, so a block has >= n + 32 threads up to n = 224. The tridiagonalisation
+  // uses one warp per row, as the eigenvalues-only kernel (own_kernel_threads) up to
+  // n = 80. Not 512 for large n: 62 registers (float32) x 512 threads would allow only 2
+  // blocks per SM where shared memory allows 3 (float32 n = 100: 66 KB).
   if (n <= 24) return 64;
-  if (n <= 64) return 128;
+  if (n <= 40) return 128;
   return 256;
 }
 
