@@ -16,8 +16,10 @@
 
 #ifdef __CUDACC__
 #define GPUARR_HD __host__ __device__
+#define GPUARR_QL_UNROLL _Pragma("unroll")
 #else
 #define GPUARR_HD
+#define GPUARR_QL_UNROLL
 #endif
 
 namespace gpuarr {
@@ -93,8 +95,24 @@ GPUARR_HD inline int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, in
                              int* hi, int max_iters) {
   while (st.l < n) {
     const int l = st.l;
+    // m: the first index >= l with a negligible e[m] (e[n-1] = 0). Eight independent loads
+    // per step: on the GPU a serial load-compare-branch per element would cost a shared
+    // memory latency each, as much as the rotation chain itself.
     int m = l;
-    while (m < n - 1 && !(ql_abs(e[m]) <= st.tol)) ++m;
+    for (;;) {
+      W v[8];
+      GPUARR_QL_UNROLL
+      for (int u = 0; u < 8; ++u) v[u] = (m + u < n - 1) ? ql_abs(e[m + u]) : W(0);
+      int found = 8;
+      GPUARR_QL_UNROLL
+      for (int u = 7; u >= 0; --u)
+        if (!(v[u] > st.tol)) found = u;
+      if (found < 8) {
+        m += found;
+        break;
+      }
+      m += 8;
+    }
     if (m == l) {  // d[l] is an eigenvalue
       d[l] += st.f;
       e[l] = W(0);

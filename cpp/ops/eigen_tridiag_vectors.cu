@@ -61,13 +61,14 @@ __global__ void __launch_bounds__(kMaxThreads)
   T* sn = cs + 2 * n;                 // [2][n]
   int* rank = reinterpret_cast<int*>(sn + 2 * n);  // [n]
   int* ctrl = rank + n;                            // [4] (lo, hi) of each buffer
-  uintptr_t r = reinterpret_cast<uintptr_t>(ctrl + 4);
-  r = (r + 7) & ~uintptr_t(7);
-  W* d = reinterpret_cast<W*>(r);  // [n]
-  W* e = d + n;                    // [n]
-  r = reinterpret_cast<uintptr_t>(e + n);
-  r = (r + 7) & ~uintptr_t(7);
-  double* red = reinterpret_cast<double*>(r);  // [34]
+  // (Offsets from smem itself, not through integers, so that the compiler keeps the shared
+  // address space: ld.shared instead of generic loads on the QL chain.)
+  size_t off = (size_t(np) + size_t(n) * ld + 7 * size_t(n)) * sizeof(T) + (size_t(n) + 4) * 4;
+  off = (off + 7) & ~size_t(7);
+  W* d = reinterpret_cast<W*>(smem + off);  // [n]
+  W* e = d + n;                             // [n]
+  off = (off + 2 * size_t(n) * sizeof(W) + 7) & ~size_t(7);
+  double* red = reinterpret_cast<double*>(smem + off);  // [34]
 
   const size_t b = blockIdx.x;
   cm += b * size_t(n) * n;
