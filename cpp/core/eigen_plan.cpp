@@ -135,20 +135,22 @@ size_t own_values_smem_bytes(int64_t n, DType compute) {
 size_t own_vectors_smem_bytes(int64_t n, DType compute) {
   const int64_t isz = itemsize(compute);
   const int64_t ld = n | 1;
-  // Must match the layout in cpp/ops/eigen_tridiag_vectors.cu: packed lower triangle, Z
-  // (n x ld), the Householder vector, p, tau, two (c, s) buffers; rank and 4 control ints;
-  // alignment; d and e (at most double); alignment; the block reduction scratch.
-  int64_t bytes = (n * (n + 1) / 2 + n * ld + 7 * n) * isz;
+  // Must match the layout in cpp/ops/eigen_tridiag_vectors.cu: the packed lower triangle,
+  // later Z (n x ld) in the same place; the Householder vector, p, tau, two (c, s) buffers;
+  // rank and 4 control ints; alignment; d and e (at most double); alignment; the block
+  // reduction scratch.
+  int64_t bytes = (n * ld + 7 * n) * isz;
   bytes += (n + 4) * 4 + 8 + 2 * n * 8 + 8 + 34 * 8;
   return static_cast<size_t>(bytes);
 }
 
 int own_vectors_threads(int64_t n) {
   // Thread 0 runs the QL chain; the others own rows of Z (warps 1..) and columns in the
-  // back-transform, so a block has >= n + 32 threads up to n = 224. The tridiagonalisation
+  // back-transform, so a block has >= n + 32 threads up to n = 224 (larger n loop). The
+  // tridiagonalisation
   // uses one warp per row, as the eigenvalues-only kernel (own_kernel_threads) up to
-  // n = 80. Not 512 for large n: 62 registers (float32) x 512 threads would allow only 2
-  // blocks per SM where shared memory allows 3 (float32 n = 100: 66 KB).
+  // n = 80. Not 512 for large n: 63 registers (float32) x 512 threads would allow only 2
+  // blocks per SM where shared memory allows 4 (float32 n = 100: 45 KB).
   if (n <= 24) return 64;
   if (n <= 40) return 128;
   return 256;

@@ -16,9 +16,11 @@
 
 #ifdef __CUDACC__
 #define GPUARR_HD __host__ __device__
+#define GPUARR_QL_INLINE __host__ __device__ __forceinline__
 #define GPUARR_QL_UNROLL _Pragma("unroll")
 #else
 #define GPUARR_HD
+#define GPUARR_QL_INLINE inline
 #define GPUARR_QL_UNROLL
 #endif
 
@@ -76,7 +78,7 @@ struct QlState {
 };
 
 template <class W>
-GPUARR_HD inline void ql_init(const W* d, W* e, int n, QlState<W>& st) {
+GPUARR_QL_INLINE void ql_init(const W* d, W* e, int n, QlState<W>& st) {
   if (n > 0) e[n - 1] = W(0);
   W t = W(0);
   for (int i = 0; i < n; ++i) {
@@ -91,7 +93,7 @@ GPUARR_HD inline void ql_init(const W* d, W* e, int n, QlState<W>& st) {
 // i = m-1 .. l in cs/sn), 0 when all eigenvalues are final (d holds them), -1 when more than
 // max_iters iterations were needed (no convergence: the caller reports NaN).
 template <class W, class T>
-GPUARR_HD inline int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, int* lo,
+GPUARR_QL_INLINE int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, int* lo,
                              int* hi, int max_iters) {
   while (st.l < n) {
     const int l = st.l;
@@ -175,7 +177,7 @@ GPUARR_HD inline int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, in
 
 // Applies the rotations of one ql_step to row `z` of Z (ld-free: z[j] is column j).
 template <class T>
-GPUARR_HD inline void ql_apply_row(T* z, const T* cs, const T* sn, int lo, int hi) {
+GPUARR_QL_INLINE void ql_apply_row(T* z, const T* cs, const T* sn, int lo, int hi) {
   T zi1 = z[hi];  // the current value of column i+1
   for (int i = hi - 1; i >= lo; --i) {
     const T c = cs[i], s = sn[i];

@@ -1,14 +1,18 @@
 // eigh WITH eigenvectors of batches of small/medium real symmetric matrices (method "own"):
 // one thread block per matrix, everything in shared memory.
 //  1. Householder tridiagonalisation of the packed lower triangle as eigen_tridiag.cu
-//     (LAPACK sytd2 'L'), keeping each reflector H_k = I - tau_k v v' (v in column k below
-//     the diagonal, v0 written back in place of x0; tau_k in tau[]); e keeps alpha's sign.
+//     (LAPACK sytd2 'L'), keeping each reflector H_k = I - tau_k v v': v goes to row k of
+//     this matrix's output block in global memory (scratch until the final write; L2
+//     resident), tau_k to tau[]; e keeps alpha's sign. Z then reuses the packed triangle's
+//     shared memory, so the peak is n^2 elements, not 1.5 n^2 (float32 n = 100: 45 KB, four
+//     blocks per SM: 500 matrices in one wave on 132 SMs).
 //  2. Implicit QL (core/tridiag_ql.hpp, the code the CPU unit test checks) on (d, e): thread
 //     0 runs the serial rotation chain of one iteration into one of two (c, s) buffers while
 //     the threads of the other warps apply the previous iteration's rotations to the rows of
 //     Z (each thread owns rows: no barrier per rotation), one __syncthreads per iteration.
-//  3. Back-transform V = H_0 ... H_{n-3} Z: reflectors in reverse order, one thread per
-//     column of Z (columns are independent: no barrier at all).
+//  3. Back-transform V = H_0 ... H_{n-3} Z: reflectors in reverse order, each staged from
+//     global into one of two shared buffers (one barrier per reflector), one thread per
+//     column of Z.
 //  4. Eigenvalues ranked (NaN last, ties by index) and written ascending with their columns:
 //     w (batch, n), v (batch, n, n) in C order with eigenvectors as columns (as the Jacobi
 //     kernel writes them).
@@ -53,7 +57,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   const int np = tri(n);
   const int ld = n | 1;  // odd row stride of Z: the row-owned rotations hit distinct banks
   T* A = reinterpret_cast<T*>(smem);  // packed lower triangle by rows: A(i, j) = A[tri(i) + j]
-  T* Z = A + np;                      // n x ld
+  T* Z = A;                           // n x ld, after the tridiagonalisation (n * ld >= np)
   T* hv = Z + size_t(n) * ld;         // [n] the current Householder vector
   T* p = hv + n;                      // [n]
   T* tau = p + n;                     // [n]
@@ -63,7 +67,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   int* ctrl = rank + n;                            // [4] (lo, hi) of each buffer
   // (Offsets from smem itself, not through integers, so that the compiler keeps the shared
   // address space: ld.shared instead of generic loads on the QL chain.)
-  size_t off = (size_t(np) + size_t(n) * ld + 7 * size_t(n)) * sizeof(T) + (size_t(n) + 4) * 4;
+  size_t off = (size_t(n) * ld + 7 * size_t(n)) * sizeof(T) + (size_t(n) + 4) * 4;
   off = (off + 7) & ~size_t(7);
   W* d = reinterpret_cast<W*>(smem + off);  // [n]
   W* e = d + n;                             // [n]
@@ -82,10 +86,6 @@ __global__ void __launch_bounds__(kMaxThreads)
       if (!(av <= DBL_MAX)) bad_local = 1.0;
       else amax_local = fmax(amax_local, av);
     }
-  }
-  for (int idx = tid; idx < n * ld; idx += nt) {
-    const int i = idx / ld, j = idx - i * ld;
-    Z[idx] = (i == j) ? T(1) : T(0);
   }
   if (block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
     for (int i = tid; i < n; i += nt) w_out[b * n + i] = T(NAN);
@@ -123,14 +123,17 @@ __global__ void __launch_bounds__(kMaxThreads)
     const double alpha = x0 > 0.0 ? -normx : normx;
     const double v0 = x0 - alpha;
     const double tk = 2.0 / (sigma + v0 * v0);
-    for (int i = tid; i < L; i += nt) hv[i] = (i == 0) ? T(v0) : A[tri(o + i) + k];
-    __syncthreads();  // every thread has read x0 and hv is complete
+    for (int i = tid; i < L; i += nt) {
+      const T vi = (i == 0) ? T(v0) : A[tri(o + i) + k];
+      hv[i] = vi;
+      vo[size_t(k) * n + i] = vi;  // kept for step 3
+    }
     if (tid == 0) {
       d[k] = W(A[tri(k) + k]);
       e[k] = W(alpha);
       tau[k] = T(tk);
-      A[tri(o) + k] = T(v0);  // column k now holds v (read again only in step 3)
     }
+    __syncthreads();  // hv is complete
     double vp_local = 0.0;
     for (int i = warp; i < L; i += nwarps) {
       const int gi = o + i;
@@ -166,7 +169,12 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     d[n - 1] = W(A[tri(n - 1) + (n - 1)]);
   }
-  __syncthreads();
+  __syncthreads();  // A is dead from here: Z takes its place
+  for (int idx = tid; idx < n * ld; idx += nt) {
+    const int i = idx / ld, j = idx - i * ld;
+    Z[idx] = (i == j) ? T(1) : T(0);
+  }
+  // (The workers first touch Z after the barrier of QL phase 0.)
 
   // 2. QL on the tridiagonal, pipelined: chain t (thread 0) || rotations t-1 (other warps).
   const int wbase = nt > 32 ? 32 : 0;
@@ -200,25 +208,25 @@ __global__ void __launch_bounds__(kMaxThreads)
     return;
   }
 
-  // 3. V = H_0 ... H_{n-3} Z, one thread per column.
-  for (int j = tid; j < n; j += nt) {
-    for (int k = n - 3; k >= 0; --k) {
-      const T tk = tau[k];
-      if (tk == T(0)) continue;
-      const int L = n - k - 1;
+  // 3. V = H_0 ... H_{n-3} Z. Each reflector is staged into hv or p, alternating by the
+  // count of staged ones (NOT by k: skipped reflectors have no barrier), so that a buffer
+  // is rewritten only after the barrier of the staging in between; one barrier each.
+  int staged = 0;
+  for (int k = n - 3; k >= 0; --k) {
+    const T tk = tau[k];
+    if (tk == T(0)) continue;  // (uniform: tau is shared)
+    const int L = n - k - 1;
+    T* buf = (staged++ & 1) ? p : hv;
+    for (int i = tid; i < L; i += nt) buf[i] = vo[size_t(k) * n + i];
+    __syncthreads();
+    for (int j = tid; j < n; j += nt) {
       T* zc = Z + size_t(k + 1) * ld + j;
       T s = T(0);
-      int a = tri(k + 1) + k;
-      for (int i = 0; i < L; ++i) {
-        s += A[a] * zc[size_t(i) * ld];
-        a += k + 2 + i;  // tri(k+2+i) - tri(k+1+i)
-      }
+      const T* zr = zc;
+      for (int i = 0; i < L; ++i, zr += ld) s += buf[i] * *zr;
       s *= tk;
-      a = tri(k + 1) + k;
-      for (int i = 0; i < L; ++i) {
-        zc[size_t(i) * ld] -= s * A[a];
-        a += k + 2 + i;
-      }
+      T* zw = zc;
+      for (int i = 0; i < L; ++i, zw += ld) *zw -= s * buf[i];
     }
   }
 
@@ -230,7 +238,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     rank[i] = rk;
     w_out[b * n + rk] = T(ldexp(double(di), scale_exp));
   }
-  __syncthreads();  // rank[] and the columns of Z
+  __syncthreads();  // rank[], the columns of Z, and every read of the reflectors in vo
   for (int idx = tid; idx < n * n; idx += nt) {
     const int row = idx / n, i = idx - row * n;
     vo[size_t(row) * n + rank[i]] = Z[size_t(row) * ld + i];

@@ -54,15 +54,15 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_TRUE(own_kernel_fits(128, DType::Float32, true, lim));
   EXPECT_TRUE(own_kernel_fits(100, DType::Float64, true, lim));
   EXPECT_FALSE(jacobi_kernel_fits(128, DType::Float64, true, lim));  // 2 * 128 * 129 * 8 > 227K
-  // With vectors, own is the tridiagonal + QL kernel: packed A + Z (~1.5 n^2 elements).
+  // With vectors, own is the tridiagonal + QL kernel: Z (n x (n|1)) in the packed
+  // triangle's place, plus O(n).
   EXPECT_TRUE(own_kernel_fits(128, DType::Float64, true, lim));
-  EXPECT_TRUE(own_kernel_fits(190, DType::Float32, true, lim));
-  EXPECT_FALSE(own_kernel_fits(200, DType::Float32, true, lim));
-  EXPECT_TRUE(own_kernel_fits(135, DType::Float64, true, lim));
-  EXPECT_FALSE(own_kernel_fits(140, DType::Float64, true, lim));
-  EXPECT_GE(own_vectors_smem_bytes(100, DType::Float32),
-            size_t((100 * 101 / 2 + 100 * 101) * 4));
-  EXPECT_LE(own_vectors_smem_bytes(100, DType::Float32), size_t(227 * 1024 / 3));  // 3 per SM
+  EXPECT_TRUE(own_kernel_fits(234, DType::Float32, true, lim));
+  EXPECT_FALSE(own_kernel_fits(235, DType::Float32, true, lim));
+  EXPECT_TRUE(own_kernel_fits(165, DType::Float64, true, lim));
+  EXPECT_FALSE(own_kernel_fits(166, DType::Float64, true, lim));
+  EXPECT_GE(own_vectors_smem_bytes(100, DType::Float32), size_t(100 * 101 * 4));
+  EXPECT_LE(own_vectors_smem_bytes(100, DType::Float32), size_t(227 * 1024 / 4));  // 4 per SM
   for (int64_t n : {1, 17, 45, 100, 190}) {
     const int t = own_vectors_threads(n);
     EXPECT_EQ(t % 32, 0);
@@ -82,7 +82,8 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 / 2 * 4 + 4 * 100 * 4));
   EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
   EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
-  EXPECT_FALSE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
+  EXPECT_FALSE(own_kernel_fits(120, DType::Float32, true, 48 * 1024));
+  EXPECT_TRUE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
   // Odd n is padded to even: same footprint as n + 1.
   EXPECT_EQ(own_kernel_smem_bytes(45, DType::Float32, true),
             own_kernel_smem_bytes(46, DType::Float32, true));
