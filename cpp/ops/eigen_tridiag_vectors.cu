@@ -221,10 +221,17 @@ __global__ void __launch_bounds__(kMaxThreads)
     __syncthreads();
     for (int j = tid; j < n; j += nt) {
       T* zc = Z + size_t(k + 1) * ld + j;
-      T s = T(0);
-      const T* zr = zc;
-      for (int i = 0; i < L; ++i, zr += ld) s += buf[i] * *zr;
-      s *= tk;
+      // Four partial sums: the dot product is a chain of dependent FMAs otherwise.
+      T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
+      int i = 0;
+      for (; i + 4 <= L; i += 4) {
+        s0 += buf[i] * zc[size_t(i) * ld];
+        s1 += buf[i + 1] * zc[size_t(i + 1) * ld];
+        s2 += buf[i + 2] * zc[size_t(i + 2) * ld];
+        s3 += buf[i + 3] * zc[size_t(i + 3) * ld];
+      }
+      for (; i < L; ++i) s0 += buf[i] * zc[size_t(i) * ld];
+      const T s = ((s0 + s1) + (s2 + s3)) * tk;
       T* zw = zc;
       for (int i = 0; i < L; ++i, zw += ld) *zw -= s * buf[i];
     }
