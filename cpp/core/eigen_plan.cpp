@@ -17,7 +17,7 @@ constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 // XsyevBatched for batches (449 us at 45x100, 1035 at 100x100) and syevd for one matrix
 // of n >= 100). The own kernel rows only apply where it fits in shared memory and to real
 // dtypes. The tridiagonal + QL kernel (vectors) is expected to beat XsyevBatched up to
-// n ~ 128 (estimate from its serial QL chain: ~0.2 ms at 256 x 45, ~1.4 ms at 500 x 100):
+// n ~ 128 (estimate: ~0.2 ms at 256 x 45, ~1-1.3 ms at 500 x 100, one wave of 4 blocks/SM):
 // its max_n (kOwnVectorsMaxN) is to be confirmed by the sweep.
 constexpr int64_t kOwnVectorsMaxN = 128;
 constexpr EighRule kEighRules[] = {
