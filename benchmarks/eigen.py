@@ -3,10 +3,16 @@ float64, eigvals 4096 float64; not run by default: a call takes up to ~2 s), gpu
 CuPy vs PyTorch. Goals are the issue's H100 targets in microseconds.
 
 ``python -m benchmarks.eigen`` instead runs the method sweep: every eigh method of gpuarr
-(forced through the private ``_method``; "own" is the tridiagonal + bisection kernel for
-eigenvalues and the Jacobi kernel for vectors, "own_jacobi" always Jacobi) over
+(forced through the private ``_method``; "own" is the tridiagonal kernel: bisection for
+eigenvalues, implicit QL + back-transform for vectors; "own_jacobi" always Jacobi) over
 n x batch, the fastest per size and what "auto" chose, so that the crossover table
 (kEighRules in cpp/core/eigen_plan.cpp) is set from measurement. ``--vectors`` times eigh instead of eigvalsh, ``--dtype float64``.
+
+``python -m benchmarks.eigen --probe`` times the issue's eigh figures (500x100 and seed 004's
+256x45 float32, with vectors) for own / own_jacobi / xsyev_batched / syevj and checks the
+own result (A V = V diag(w), V'V = I). Variants of the own QL kernel are picked by
+environment variables read once per process: GPUARR_EIGH_QL_DOUBLE=1 (float32 QL chain in
+double), GPUARR_EIGH_THREADS=64..512 (threads per block).
 """
 
 import argparse
@@ -72,6 +78,7 @@ EIGVALSH_500x100 = _batched(500, 100, False, 1500, "XsyevBatched alone 2.14 ms")
 EIGVALSH_200x45 = _batched(200, 45, False, 250, "XsyevBatched alone 0.35 ms")
 EIGVALSH_200x256 = _batched(200, 256, False, 6000, "XsyevBatched alone 6.6 ms")
 EIGH_500x100 = _batched(500, 100, True, 2000, "XsyevBatched with vectors 2.75 ms")
+EIGH_256x45 = _batched(256, 45, True, 590, "seed 004 (issue 5): XsyevBatched 0.59 ms")
 
 EIGH_4096 = _libs_impl(
     Workload("eigh 4096x4096 float64", key="eigh_4096_f64", kind="call",
@@ -112,8 +119,9 @@ def _(torch):
                           lambda t: t.cpu().numpy())
 
 
-register_group("eigen", [EIGVALSH_500x100, EIGVALSH_200x45, EIGVALSH_200x256, EIGH_500x100],
-               "batched eigvalsh/eigh (own Jacobi kernel, syevjBatched, XsyevBatched)")
+register_group("eigen", [EIGVALSH_500x100, EIGVALSH_200x45, EIGVALSH_200x256, EIGH_500x100,
+                         EIGH_256x45],
+               "batched eigvalsh/eigh (own tridiagonal kernels, Jacobi, syevjBatched, XsyevBatched)")
 register_group("eigen-large", [EIGH_4096, EIGVALS_4096],
                "eigh and eigvals of one 4096 float64 matrix (slow: not run by default)",
                default=False)
@@ -185,13 +193,60 @@ def sweep(dtype="float32", vectors=False, out=sys.stdout):
     return rows
 
 
+PROBE_SIZES = ((500, 100), (256, 45), (1000, 32), (100, 64), (10, 100), (1, 100), (100, 128),
+               (20, 190))
+PROBE_METHODS = ("own", "own_jacobi", "xsyev_batched", "syevj")
+
+
+def probe(dtype="float32", out=sys.stdout):
+    """The issue's eigh-with-vectors figures, per method, with the own result checked."""
+    import os
+
+    import gpuarr as ga
+    sync = ga.cuda.Device().synchronize
+    env = {k: os.environ.get(k) for k in ("GPUARR_EIGH_QL_DOUBLE", "GPUARR_EIGH_THREADS",
+                                          "GPUARR_EIGH_AUTO_OWN_VECTORS")}
+    print(f"# eigh probe {dtype} with vectors, us per call; env {env}", file=out)
+    print(f"{'batch':>6} {'n':>4} " + " ".join(f"{m:>14}" for m in PROBE_METHODS) +
+          f" {'auto':>14} {'auto us':>9} {'own resid':>10} {'own orth':>10}", file=out)
+    for batch, n in PROBE_SIZES:
+        h = _sym(batch, n, dtype, 5 * n + batch)
+        a = ga.asarray(h)
+        times = {}
+        for m in PROBE_METHODS:
+            try:
+                times[m] = _time(lambda m=m: ga.linalg.eigh(a, _method=m), sync)
+            except ValueError:
+                times[m] = None
+        auto = ga._core._eigh_method(n, batch, np.dtype(dtype), True)
+        t_auto = _time(lambda: ga.linalg.eigh(a), sync)
+        resid = orth = float("nan")
+        try:
+            w, v = ga.linalg.eigh(a, _method="own")
+            w, v = ga.asnumpy(w).astype(np.float64), ga.asnumpy(v).astype(np.float64)
+            scale = max(1.0, float(np.abs(w).max()))
+            resid = float(np.abs(h.astype(np.float64) @ v - v * w[:, None, :]).max()) / scale
+            orth = float(np.abs(np.swapaxes(v, -1, -2) @ v - np.eye(n)).max())
+        except ValueError:
+            pass
+        cells = " ".join(f"{times[m]:>14.1f}" if times[m] is not None else f"{'-':>14}"
+                         for m in PROBE_METHODS)
+        print(f"{batch:>6} {n:>4} {cells} {auto:>14} {t_auto:>9.1f} {resid:>10.2e} "
+              f"{orth:>10.2e}", file=out, flush=True)
+
+
 def _main(argv=None):
     p = argparse.ArgumentParser(prog="python -m benchmarks.eigen",
                                 description="Times every gpuarr eigh method over n x batch.")
     p.add_argument("--dtype", default="float32", choices=["float32", "float64", "complex64",
                                                            "complex128"])
     p.add_argument("--vectors", action="store_true", help="eigh (default: eigvalsh)")
+    p.add_argument("--probe", action="store_true",
+                   help="only the issue's eigh figures per method, own result checked")
     args = p.parse_args(argv)
+    if args.probe:
+        probe(args.dtype if args.dtype in ("float32", "float64") else "float32")
+        return 0
     sweep(args.dtype, args.vectors)
     return 0
 

@@ -1,7 +1,9 @@
 """gpuarr.linalg eigh / eigvalsh / eig / eigvals against numpy.linalg.
 
 Every method of eigh is forced through the private `_method` argument ("own" is the
-one-block Jacobi kernel); "auto" is the crossover table of cpp/core/eigen_plan.cpp."""
+one-block tridiagonal kernel: bisection for eigvalsh, implicit QL + back-transform for eigh;
+"own_jacobi" the one-block Jacobi kernel); "auto" is the crossover table of
+cpp/core/eigen_plan.cpp."""
 
 import numpy as np
 import pytest
@@ -56,6 +58,8 @@ def _method_ok(method, n, dtype, vectors=True):
         isz = 4 if np.dtype(dtype) == np.float32 else 8
         if method == "own" and not vectors:  # tridiagonalisation + bisection kernel
             need = n * (n + 1) // 2 * isz + 4 * n * isz + 280
+        elif method == "own":  # tridiagonalisation + QL kernel (own_vectors_smem_bytes)
+            need = (n * (n | 1) + 7 * n) * isz + (n + 4) * 4 + 16 * n + 16 + 272
         else:  # Jacobi kernel
             m = n + (n & 1)
             need = (m * (m + 1) * isz * (2 if vectors else 1) + (m // 2) * (3 * isz + 12)
@@ -146,6 +150,87 @@ def test_own_kernel_sizes(rng, dtype, method, n):
     if not ran:
         with pytest.raises(ValueError):
             LA.eigvalsh(gpuarr.asarray(a), _method=method)
+
+
+def _own_vectors_max_n(dtype):
+    n = 1
+    while _method_ok("own", n + 1, dtype):
+        n += 1
+    return n
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 17, 45, 100, "max"])
+def test_own_vectors_kernel(rng, dtype, uplo, n):
+    """The tridiagonal + QL kernel with vectors, forced, over sizes up to its shared-memory
+    limit (float32 234, float64 165 on the H100)."""
+    if n == "max":
+        n = _own_vectors_max_n(dtype)
+    a = _rand(rng, (3, n, n), dtype)  # not symmetric: only the UPLO triangle is read
+    if n == 0:
+        w, v = LA.eigh(gpuarr.asarray(a), UPLO=uplo, _method="own")
+        assert w.shape == (3, 0) and v.shape == (3, 0, 0)
+        return
+    res = LA.eigh(gpuarr.asarray(a), UPLO=uplo, _method="own")
+    w, v = res
+    assert w.dtype == np.dtype(dtype) and v.dtype == np.dtype(dtype)
+    _check_eigh(a, uplo, w, v, dtype)
+    if gpuarr._core._eigh(gpuarr.asarray(a), uplo == "L", True, "own")[3] != "own":
+        pytest.fail("method own did not run the own kernel")
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kind", ["degenerate", "diagonal", "zero", "identity", "scaled_big",
+                                  "scaled_small", "blocks", "wilkinson", "graded", "rank1"])
+@pytest.mark.parametrize("n", [2, 45])
+def test_own_vectors_degenerate(rng, dtype, kind, n):
+    extra = {
+        # identical 3x3 blocks: repeated eigenvalues and exact splits of the tridiagonal
+        "blocks": np.kron(np.eye((n + 2) // 3), np.array([[2.0, 1, 0], [1, 2, 1], [0, 1, 2]]))[:n, :n],
+        "wilkinson": np.diag(np.abs(np.arange(n) - (n - 1) / 2)) + np.eye(n, k=1) + np.eye(n, k=-1),
+        "graded": np.outer(0.8 ** np.arange(n), 0.8 ** np.arange(n)) + np.diag(0.8 ** np.arange(n)),
+        "rank1": np.ones((n, n)),
+    }
+    a = extra[kind] if kind in extra else _special_matrices(rng, n, dtype)[kind]
+    a = np.stack([a, a, np.ascontiguousarray(a.T)]).astype(dtype)
+    w, v = LA.eigh(gpuarr.asarray(a), _method="own")
+    _check_eigh(a, "L", w, v, dtype)
+
+
+@gpu_test
+@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (2, 3, 17, 17), (7, 1, 1), (0, 6, 6)])
+def test_own_vectors_batch_shapes(rng, shape):
+    a = _rand(rng, shape, "float32")
+    w, v = LA.eigh(gpuarr.asarray(a), _method="own")
+    assert w.shape == shape[:-1] and v.shape == shape
+    if a.size:
+        _check_eigh(a, "L", w, v, "float32")
+
+
+@gpu_test
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("n", [1, 8, 45])
+def test_own_vectors_nonfinite(bad, n):
+    a = np.stack([np.eye(n), np.eye(n)])
+    a[0, n - 1, 0] = bad  # read (lower triangle) in matrix 0 only
+    w, v = LA.eigh(gpuarr.asarray(a), _method="own")
+    w, v = gpuarr.asnumpy(w), gpuarr.asnumpy(v)
+    assert np.isnan(w[0]).all() and np.isnan(v[0]).all()
+    np.testing.assert_allclose(w[1], np.ones(n), atol=1e-12)
+    np.testing.assert_allclose(np.abs(v[1]), np.eye(n), atol=1e-12)
+
+
+@gpu_test
+def test_own_vectors_float16_result():
+    a = np.random.default_rng(3).standard_normal((2, 20, 20)).astype(np.float16)
+    w, v = LA.eigh(gpuarr.asarray(a), _method="own")
+    assert w.dtype == np.float16 and v.dtype == np.float16
+    ref = np.linalg.eigvalsh(a.astype(np.float32))
+    np.testing.assert_allclose(gpuarr.asnumpy(w).astype(np.float32), ref, rtol=0,
+                               atol=2e-2 * max(1, np.abs(ref).max()))
 
 
 def _special_matrices(rng, n, dtype):

@@ -26,7 +26,7 @@ py::tuple eigh_py(py::handle x, bool lower, bool compute_v, const std::string& m
   EighResult r;
   {
     py::gil_scoped_release release;
-    r = eigh_solve(a, lower, compute_v, m);
+    r = eigh_solve_dispatch(a, lower, compute_v, m);
   }
   py::object v = compute_v ? make_owner(std::move(r.v)) : py::none();
   return py::make_tuple(make_owner(std::move(r.w)), v, r.failed, eig_method_name(r.method));

@@ -12,13 +12,20 @@ namespace {
 constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 
 // THE crossover table of eigh/eigvalsh "auto" (first match wins). Set from
-// `python -m benchmarks eigen_sweep` on the H100; the own kernel rows only apply where it
-// fits in shared memory and to real dtypes.
+// `python -m benchmarks.eigen [--vectors]` on the H100 (sweep of 2026-11-21, us per call,
+// float32 with vectors: Jacobi wins at n <= 16 (42-152 us), syevjBatched at n <= 32, then
+// XsyevBatched for batches (449 us at 45x100, 1035 at 100x100) and syevd for one matrix
+// of n >= 100). The own kernel rows only apply where it fits in shared memory and to real
+// dtypes. The tridiagonal + QL kernel (vectors) is expected to beat XsyevBatched up to
+// n ~ 128 (estimate: ~0.2 ms at 256 x 45, ~1-1.3 ms at 500 x 100, one wave of 4 blocks/SM):
+// its max_n (kOwnVectorsMaxN) is to be confirmed by the sweep.
+constexpr int64_t kOwnVectorsMaxN = 128;
 constexpr EighRule kEighRules[] = {
     {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
-    {128, 2, true, false, EigMethod::Own},            // batches of small/medium real matrices
-    {64, 1, true, false, EigMethod::Own},             // one small real matrix: no library setup
-    {kSyevjBatchedMaxN, 2, false, false, EigMethod::Syevj},  // small complex batches
+    {64, 1, true, true, EigMethod::Own},              // one small real matrix, values only
+    {16, 1, true, false, EigMethod::OwnJacobi, true}, // vectors, tiny real: Jacobi kernel
+    {kOwnVectorsMaxN, 1, true, false, EigMethod::Own, true},  // vectors: tridiagonal + QL
+    {kSyevjBatchedMaxN, 1, false, false, EigMethod::Syevj},   // small matrices
     {kAnyN, 2, false, false, EigMethod::XsyevBatched},
     {kAnyN, 1, false, false, EigMethod::Syevd},       // single large matrix (and fallback)
 };
@@ -125,6 +132,38 @@ size_t own_values_smem_bytes(int64_t n, DType compute) {
   return static_cast<size_t>(n * (n + 1) / 2 * isz + 4 * n * isz + 8 + 34 * 8);
 }
 
+size_t own_vectors_smem_bytes(int64_t n, DType compute) {
+  const int64_t isz = itemsize(compute);
+  const int64_t ld = n | 1;
+  // Must match the layout in cpp/ops/eigen_tridiag_vectors.cu: the packed lower triangle,
+  // later Z (n x ld) in the same place; the Householder vector, p, tau, two (c, s) buffers;
+  // rank and 4 control ints; alignment; d and e (at most double); alignment; the block
+  // reduction scratch.
+  int64_t bytes = (n * ld + 7 * n) * isz;
+  bytes += (n + 4) * 4 + 8 + 2 * n * 8 + 8 + 34 * 8;
+  return static_cast<size_t>(bytes);
+}
+
+int own_vectors_threads(int64_t n) {
+  // Thread 0 runs the QL chain; the others own rows of Z (warps 1..) and columns in the
+  // back-transform, so a block has >= n + 32 threads up to n = 224 (larger n loop). The
+  // tridiagonalisation
+  // uses one warp per row, as the eigenvalues-only kernel (own_kernel_threads) up to
+  // n = 80. Not 512 for large n: 63 registers (float32) x 512 threads would allow only 2
+  // blocks per SM where shared memory allows 4 (float32 n = 100: 45 KB).
+  if (n <= 24) return 64;
+  if (n <= 40) return 128;
+  return 256;
+}
+
+bool own_vectors_in_auto() {
+  static const bool on = [] {
+    const char* s = std::getenv("GPUARR_EIGH_AUTO_OWN_VECTORS");
+    return !(s && s[0] == '0' && s[1] == '\0');
+  }();
+  return on;
+}
+
 bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
   if (!is_real_compute(compute)) return false;
   if (n < 1 || n > 256) return false;
@@ -140,9 +179,9 @@ int threads_override(int threads, const char* env_value) {
 }
 
 bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
-  if (compute_v) return jacobi_kernel_fits(n, compute, true, smem_limit);
   if (!is_real_compute(compute)) return false;
   if (n < 1 || n > 1024) return false;
+  if (compute_v) return own_vectors_smem_bytes(n, compute) <= smem_limit;
   return own_values_smem_bytes(n, compute) <= smem_limit;
 }
 
@@ -172,6 +211,8 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
     if (n > r.max_n || batch < r.min_batch) continue;
     if (r.real_only && !real) continue;
     if (r.values_only && compute_v) continue;
+    if (r.vectors_only && !compute_v) continue;
+    if (r.method == EigMethod::Own && compute_v && !own_vectors_in_auto()) continue;
     if (!available(r.method, n, compute, compute_v, avail)) continue;
     return r.method;
   }

@@ -12,8 +12,9 @@
 namespace gpuarr {
 
 // Own: the one-block-per-matrix kernels of cpp/ops (eigenvalues only: Householder
-// tridiagonalisation + bisection; with vectors: parallel cyclic Jacobi). OwnJacobi forces
-// the Jacobi kernel also for eigenvalues only (for tests and the sweep).
+// tridiagonalisation + bisection, eigen_tridiag.cu; with vectors: Householder
+// tridiagonalisation + implicit QL + back-transform, eigen_tridiag_vectors.cu). OwnJacobi:
+// the parallel cyclic Jacobi kernel (eigen_jacobi.cu), with or without vectors.
 enum class EigMethod { Auto, Syevj, XsyevBatched, Own, Syevd, OwnJacobi };
 
 EigMethod parse_eig_method(const std::string& name);  // ValueError for an unknown name
@@ -40,13 +41,18 @@ DType eigen_result_dtype(DType input);
 size_t own_kernel_smem_bytes(int64_t n, DType compute, bool compute_v);
 size_t own_values_smem_bytes(int64_t n, DType compute);
 int own_kernel_threads(int64_t n);
+// Shared memory and threads of the tridiagonal + QL kernel with eigenvectors
+// (eigen_tridiag_vectors.cu).
+size_t own_vectors_smem_bytes(int64_t n, DType compute);
+int own_vectors_threads(int64_t n);
 // GPUARR_EIGH_THREADS (for tuning on the GPU): a multiple of 32 in [32, 512] replaces
 // `threads`; anything else (or null) leaves it.
 int threads_override(int threads, const char* env_value);
 // Whether the Jacobi kernel handles (n, dtype, vectors) within `smem_limit` bytes per block
 // (real dtypes only; complex Hermitian goes to cuSOLVER).
 bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit);
-// Whether method Own runs: with vectors the Jacobi kernel, without the tridiagonal one.
+// Whether method Own runs: with vectors the tridiagonal + QL kernel, without it the
+// tridiagonal + bisection one.
 bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit);
 
 struct EighAvailability {
@@ -62,7 +68,13 @@ struct EighRule {
   bool real_only;
   bool values_only;  // the row applies only when eigenvectors are not wanted
   EigMethod method;
+  bool vectors_only = false;  // the row applies only when eigenvectors are wanted
 };
+
+// GPUARR_EIGH_AUTO_OWN_VECTORS=0 (read once) takes the tridiagonal + QL kernel out of
+// "auto" (its rows are skipped: the library methods take those sizes); forced "own" still
+// runs it.
+bool own_vectors_in_auto();
 
 // The method "auto" picks; a forced method that cannot run (e.g. syevj with n > 32,
 // own kernel too large, XsyevBatched missing) is a ValueError naming why.

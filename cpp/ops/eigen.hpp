@@ -19,6 +19,9 @@ struct EighResult {
 
 // a: (..., n, n) of any dtype; only the `lower` (or upper) triangle is read.
 EighResult eigh_solve(const NDArray& a, bool lower, bool compute_v, EigMethod method);
+// eigh_solve, except that method Own WITH vectors (forced or chosen by "auto") runs the
+// tridiagonal + QL kernel (eigen_tridiag_vectors.cu); the binding calls this one.
+EighResult eigh_solve_dispatch(const NDArray& a, bool lower, bool compute_v, EigMethod method);
 
 struct EigResult {
   NDArray w;            // (..., n): complex, or real when the input is real and all are
@@ -38,6 +41,11 @@ EighAvailability eigh_availability();
 // not null, v (batch, n, n) in C order with eigenvectors as columns.
 void launch_jacobi_eigh(const void* cm, void* w, void* v, int64_t batch, int64_t n,
                         DType dtype, bool lower, cudaStream_t stream);
+
+// The one-block-per-matrix tridiagonalisation + implicit QL kernel with eigenvectors
+// (eigen_tridiag_vectors.cu), same input and output layout as launch_jacobi_eigh (v not null).
+void launch_tridiag_eigh(const void* cm, void* w, void* v, int64_t batch, int64_t n,
+                         DType dtype, bool lower, cudaStream_t stream);
 
 // The one-block-per-matrix tridiagonalisation + bisection kernel (eigen_tridiag.cu),
 // eigenvalues only, same input layout; w (batch, n) ascending.

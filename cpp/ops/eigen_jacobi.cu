@@ -21,6 +21,7 @@
 #include "core/eigen_plan.hpp"
 #include "core/errors.hpp"
 #include "ops/eigen.hpp"
+#include "ops/eigen_block_common.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -28,47 +29,11 @@
 namespace gpuarr {
 namespace {
 
+using eigen_detail::block_max;
+using eigen_detail::block_sum;
+using eigen_detail::rank_less;
+
 constexpr int kMaxThreads = 512;
-
-__device__ __forceinline__ double block_sum(double v, double* red) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int nwarps = (blockDim.x + 31) >> 5;
-  __syncthreads();  // red[] may still be read from the previous call
-  if (lane == 0) red[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < nwarps ? red[lane] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    if (lane == 0) red[32] = v;
-  }
-  __syncthreads();
-  return red[32];
-}
-
-__device__ __forceinline__ double block_max(double v, double* red) {
-  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int nwarps = (blockDim.x + 31) >> 5;
-  __syncthreads();
-  if (lane == 0) red[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < nwarps ? red[lane] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
-    if (lane == 0) red[32] = v;
-  }
-  __syncthreads();
-  return red[32];
-}
-
-template <class T>
-__device__ __forceinline__ bool rank_less(T dj, int j, T di, int i) {
-  // Strict total order: numbers ascending, NaN last, ties by index.
-  const bool nj = isnan(dj), ni = isnan(di);
-  if (nj || ni) return (nj && ni) ? (j < i) : ni;
-  return dj < di || (dj == di && j < i);
-}
 
 template <class T, bool kVectors>
 __global__ void __launch_bounds__(kMaxThreads)
@@ -251,19 +216,9 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
   static const char* env = std::getenv("GPUARR_EIGH_THREADS");
   const int threads = threads_override(own_kernel_threads(n), env);
   auto kernel = jacobi_eigh_kernel<T, kVectors>;
-  if (smem > 48 * 1024) {
-    // Opt in to the device's limit once per device and instantiation.
-    static std::mutex mu;
-    static uint64_t done_mask = 0;
-    const int dev = current_device();
-    std::lock_guard<std::mutex> lock(mu);
-    if (dev >= 64 || !(done_mask & (uint64_t(1) << dev))) {
-      int optin = 0;
-      GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-      GPUARR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-      if (dev < 64) done_mask |= uint64_t(1) << dev;
-    }
-  }
+  static std::mutex mu;  // opt in to the device's limit once per device and instantiation
+  static uint64_t done_mask = 0;
+  eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
   const double eps = sizeof(T) == 4 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
   const int max_sweeps = sizeof(T) == 4 ? 24 : 32;
   for (int64_t b0 = 0; b0 < batch; b0 += 0x7fffffff) {

@@ -15,6 +15,7 @@
 #include "core/eigen_plan.hpp"
 #include "core/errors.hpp"
 #include "ops/eigen.hpp"
+#include "ops/eigen_block_common.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -22,52 +23,10 @@
 namespace gpuarr {
 namespace {
 
+using eigen_detail::Limits;
+using eigen_detail::tri;
+
 constexpr int kMaxThreads = 512;
-
-__device__ __forceinline__ double tb_block_sum(double v, double* red) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int nwarps = (blockDim.x + 31) >> 5;
-  __syncthreads();  // red[] may still be read from the previous call
-  if (lane == 0) red[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < nwarps ? red[lane] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    if (lane == 0) red[32] = v;
-  }
-  __syncthreads();
-  return red[32];
-}
-
-__device__ __forceinline__ double tb_block_max(double v, double* red) {
-  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int nwarps = (blockDim.x + 31) >> 5;
-  __syncthreads();
-  if (lane == 0) red[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < nwarps ? red[lane] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
-    if (lane == 0) red[32] = v;
-  }
-  __syncthreads();
-  return red[32];
-}
-
-template <class T>
-struct Limits;
-template <>
-struct Limits<float> {
-  static __device__ __forceinline__ float eps() { return FLT_EPSILON; }
-  static __device__ __forceinline__ float tiny() { return FLT_MIN; }
-};
-template <>
-struct Limits<double> {
-  static __device__ __forceinline__ double eps() { return DBL_EPSILON; }
-  static __device__ __forceinline__ double tiny() { return DBL_MIN; }
-};
 
 // Number of eigenvalues of the tridiagonal (d, e2 = e^2) that are < x.
 template <class T>
@@ -83,8 +42,6 @@ __device__ __forceinline__ int sturm_count(const T* d, const T* e2, int n, T x, 
   }
   return cnt;
 }
-
-__device__ __forceinline__ int tri(int i) { return (i * (i + 1)) >> 1; }
 
 template <class T>
 __global__ void __launch_bounds__(kMaxThreads)
@@ -118,13 +75,13 @@ __global__ void __launch_bounds__(kMaxThreads)
       else amax_local = fmax(amax_local, av);
     }
   }
-  if (tb_block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
+  if (eigen_detail::block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
     for (int i = tid; i < n; i += nt) w_out[b * n + i] = T(NAN);
     return;
   }
   // Scale by a power of two (exact) so that max|A| is in [1, 2): squares (e^2, the norms)
   // neither overflow nor underflow in float32; the eigenvalues are scaled back at the end.
-  const double amax = tb_block_max(amax_local, red);
+  const double amax = eigen_detail::block_max(amax_local, red);
   const int scale_exp = amax > 0.0 ? ilogb(amax) : 0;
   if (scale_exp != 0) {
     for (int t = tid; t < np; t += nt) A[t] = T(ldexp(double(A[t]), -scale_exp));
@@ -140,7 +97,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       const double x = double(A[tri(i) + k]);
       loc += x * x;
     }
-    const double sigma = tb_block_sum(loc, red);
+    const double sigma = eigen_detail::block_sum(loc, red);
     const double x0 = double(A[tri(o) + k]);
     if (sigma == 0.0) {  // column already reduced: H = I
       if (tid == 0) {
@@ -177,7 +134,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         vp_local += double(v[i]) * double(pi);
       }
     }
-    const double vp = tb_block_sum(vp_local, red);  // (p is complete after its barriers)
+    const double vp = eigen_detail::block_sum(vp_local, red);  // (p is complete after its barriers)
     const T K = T(0.5 * tau * vp);
     // A22 -= v w' + w v', w = p - K v (lower triangle only).
     for (int i = warp; i < L; i += nwarps) {
@@ -236,18 +193,9 @@ void launch_typed(const void* cm, void* w, int64_t batch, int64_t n, bool lower,
   static const char* env = std::getenv("GPUARR_EIGH_THREADS");
   const int threads = threads_override(own_kernel_threads(n), env);
   auto kernel = tridiag_eigvals_kernel<T>;
-  if (smem > 48 * 1024) {
-    static std::mutex mu;
-    static uint64_t done_mask = 0;
-    const int dev = current_device();
-    std::lock_guard<std::mutex> lock(mu);
-    if (dev >= 64 || !(done_mask & (uint64_t(1) << dev))) {
-      int optin = 0;
-      GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-      GPUARR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-      if (dev < 64) done_mask |= uint64_t(1) << dev;
-    }
-  }
+  static std::mutex mu;
+  static uint64_t done_mask = 0;
+  eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
   for (int64_t b0 = 0; b0 < batch; b0 += 0x7fffffff) {
     const int64_t nb = std::min<int64_t>(batch - b0, 0x7fffffff);
     kernel<<<dim3(static_cast<unsigned>(nb)), threads, smem, stream>>>(

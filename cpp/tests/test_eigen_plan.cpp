@@ -53,7 +53,22 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_TRUE(own_kernel_fits(1, DType::Float32, true, lim));
   EXPECT_TRUE(own_kernel_fits(128, DType::Float32, true, lim));
   EXPECT_TRUE(own_kernel_fits(100, DType::Float64, true, lim));
-  EXPECT_FALSE(own_kernel_fits(128, DType::Float64, true, lim));  // 2 * 128 * 129 * 8 > 227K
+  EXPECT_FALSE(jacobi_kernel_fits(128, DType::Float64, true, lim));  // 2 * 128 * 129 * 8 > 227K
+  // With vectors, own is the tridiagonal + QL kernel: Z (n x (n|1)) in the packed
+  // triangle's place, plus O(n).
+  EXPECT_TRUE(own_kernel_fits(128, DType::Float64, true, lim));
+  EXPECT_TRUE(own_kernel_fits(234, DType::Float32, true, lim));
+  EXPECT_FALSE(own_kernel_fits(235, DType::Float32, true, lim));
+  EXPECT_TRUE(own_kernel_fits(165, DType::Float64, true, lim));
+  EXPECT_FALSE(own_kernel_fits(166, DType::Float64, true, lim));
+  EXPECT_GE(own_vectors_smem_bytes(100, DType::Float32), size_t(100 * 101 * 4));
+  EXPECT_LE(own_vectors_smem_bytes(100, DType::Float32), size_t(227 * 1024 / 4));  // 4 per SM
+  for (int64_t n : {1, 17, 45, 100, 190}) {
+    const int t = own_vectors_threads(n);
+    EXPECT_EQ(t % 32, 0);
+    EXPECT_GE(t, 64);
+    EXPECT_LE(t, 512);
+  }
   EXPECT_TRUE(own_kernel_fits(128, DType::Float64, false, lim));
   EXPECT_TRUE(jacobi_kernel_fits(128, DType::Float64, false, lim));
   // Eigenvalues only: the tridiagonal kernel keeps the packed lower triangle.
@@ -67,7 +82,8 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 / 2 * 4 + 4 * 100 * 4));
   EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
   EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
-  EXPECT_FALSE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
+  EXPECT_FALSE(own_kernel_fits(120, DType::Float32, true, 48 * 1024));
+  EXPECT_TRUE(own_kernel_fits(100, DType::Float32, true, 48 * 1024));
   // Odd n is padded to even: same footprint as n + 1.
   EXPECT_EQ(own_kernel_smem_bytes(45, DType::Float32, true),
             own_kernel_smem_bytes(46, DType::Float32, true));
@@ -83,7 +99,6 @@ TEST(EigenPlan, OwnKernelFits) {
 TEST(EigenPlan, AutoChoice) {
   const auto a = h100();
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, false, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 200, DType::Float32, true, a), EigMethod::Own);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, false, a), EigMethod::Own);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float64, false, a),
             EigMethod::XsyevBatched);
@@ -96,9 +111,36 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, 100, DType::Complex64, true, a), EigMethod::Syevj);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 100, DType::Complex64, true, a),
             EigMethod::XsyevBatched);
-  // Without XsyevBatched: f64 128 with vectors does not fit the own kernel -> syevd loop.
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Complex64, true, a),
+            EigMethod::Syevd);
+  // With vectors (sweep of 2026-11-21): Jacobi for n <= 16, then the tridiagonal + QL
+  // kernel up to kOwnVectorsMaxN (unless GPUARR_EIGH_AUTO_OWN_VECTORS=0: syevj n <= 32,
+  // XsyevBatched for batches, syevd for one matrix).
+  for (int64_t b : {1, 1000}) {
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 8, b, DType::Float32, true, a),
+              EigMethod::OwnJacobi);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, b, DType::Float64, true, a),
+              EigMethod::OwnJacobi);
+  }
+  if (own_vectors_in_auto()) {
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 256, DType::Float32, true, a), EigMethod::Own);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, true, a), EigMethod::Own);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 17, 1, DType::Float32, true, a), EigMethod::Own);
+  } else {
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 17, 1, DType::Float32, true, a), EigMethod::Syevj);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 256, DType::Float32, true, a),
+              EigMethod::XsyevBatched);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Float32, true, a), EigMethod::Syevd);
+  }
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 129, 500, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 129, 1, DType::Float32, true, a), EigMethod::Syevd);
+  // Values only: unchanged (the tridiagonal + bisection kernel; syevd for one large matrix).
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 8, 1, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Float32, false, a), EigMethod::Syevd);
+  // Without XsyevBatched: f64 with vectors beyond the own kernel -> syevd loop.
   EighAvailability old{false, 227 * 1024};
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 128, 50, DType::Float64, true, old), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 160, 50, DType::Float64, true, old), EigMethod::Syevd);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, false, old), EigMethod::Own);
   // Never an unavailable method.
   for (int64_t n : {1, 2, 31, 32, 33, 64, 65, 128, 129, 512})
@@ -108,7 +150,11 @@ TEST(EigenPlan, AutoChoice) {
           const EigMethod m = choose_eigh_method(EigMethod::Auto, n, b, t, v, old);
           EXPECT_NE(m, EigMethod::XsyevBatched);
           if (m == EigMethod::Own) EXPECT_TRUE(own_kernel_fits(n, t, v, old.smem_limit));
-          EXPECT_NE(m, EigMethod::OwnJacobi);  // only when forced
+          if (m == EigMethod::OwnJacobi) {  // with vectors, tiny real matrices only
+            EXPECT_TRUE(v);
+            EXPECT_LE(n, 16);
+            EXPECT_TRUE(jacobi_kernel_fits(n, t, v, old.smem_limit));
+          }
           if (m == EigMethod::Syevj) EXPECT_LE(n, kSyevjBatchedMaxN);
         }
 }

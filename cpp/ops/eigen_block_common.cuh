@@ -1,0 +1,92 @@
+// Helpers shared by the one-block-per-matrix eigen kernels (eigen_jacobi.cu,
+// eigen_tridiag.cu, eigen_tridiag_vectors.cu): block-wide reductions through a 34-double
+// shared scratch, the eigenvalue order used for the final sort, float limits, and the
+// once-per-device opt-in to the large dynamic shared memory.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <mutex>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+
+namespace gpuarr {
+namespace eigen_detail {
+
+// Sum of v over the block; red: 34 doubles of shared memory. Contains __syncthreads (every
+// thread of the block must call it), and the first one orders it after earlier uses of red.
+__device__ __forceinline__ double block_sum(double v, double* red) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int nwarps = (blockDim.x + 31) >> 5;
+  __syncthreads();  // red[] may still be read from the previous call
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < nwarps ? red[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    if (lane == 0) red[32] = v;
+  }
+  __syncthreads();
+  return red[32];
+}
+
+__device__ __forceinline__ double block_max(double v, double* red) {
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int nwarps = (blockDim.x + 31) >> 5;
+  __syncthreads();
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < nwarps ? red[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
+    if (lane == 0) red[32] = v;
+  }
+  __syncthreads();
+  return red[32];
+}
+
+// Strict total order for the final sort: numbers ascending, NaN last, ties by index.
+template <class T>
+__device__ __forceinline__ bool rank_less(T dj, int j, T di, int i) {
+  const bool nj = isnan(dj), ni = isnan(di);
+  if (nj || ni) return (nj && ni) ? (j < i) : ni;
+  return dj < di || (dj == di && j < i);
+}
+
+template <class T>
+struct Limits;
+template <>
+struct Limits<float> {
+  static __device__ __forceinline__ float eps() { return FLT_EPSILON; }
+  static __device__ __forceinline__ float tiny() { return FLT_MIN; }
+};
+template <>
+struct Limits<double> {
+  static __device__ __forceinline__ double eps() { return DBL_EPSILON; }
+  static __device__ __forceinline__ double tiny() { return DBL_MIN; }
+};
+
+__device__ __forceinline__ int tri(int i) { return (i * (i + 1)) >> 1; }
+
+// Opts `kernel` in to the device's maximum dynamic shared memory, once per device (the
+// caller passes a function-local static mutex and mask, one pair per kernel instantiation).
+template <class Kernel>
+void opt_in_smem(Kernel kernel, size_t smem, std::mutex& mu, uint64_t& done_mask) {
+  if (smem <= 48 * 1024) return;
+  const int dev = current_device();
+  std::lock_guard<std::mutex> lock(mu);
+  if (dev >= 64 || !(done_mask & (uint64_t(1) << dev))) {
+    int optin = 0;
+    GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    GPUARR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    if (dev < 64) done_mask |= uint64_t(1) << dev;
+  }
+}
+
+}  // namespace eigen_detail
+}  // namespace gpuarr
