@@ -12,20 +12,25 @@ namespace {
 constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 
 // THE crossover table of eigh/eigvalsh "auto" (first match wins). Set from
-// `python -m benchmarks.eigen [--vectors]` on the H100 (sweep of 2026-11-21, us per call,
-// float32 with vectors: Jacobi wins at n <= 16 (42-152 us), syevjBatched at n <= 32, then
-// XsyevBatched for batches (449 us at 45x100, 1035 at 100x100) and syevd for one matrix
-// of n >= 100). The own kernel rows only apply where it fits in shared memory and to real
-// dtypes. The tridiagonal + QL kernel (vectors) is expected to beat XsyevBatched up to
-// n ~ 128 (estimate: ~0.2 ms at 256 x 45, ~1-1.3 ms at 500 x 100, one wave of 4 blocks/SM):
-// its max_n (kOwnVectorsMaxN) is to be confirmed by the sweep.
-constexpr int64_t kOwnVectorsMaxN = 128;
+// `python -m benchmarks.eigen [--vectors|--probe]` on the H100 (2026-11-21, us per call,
+// float32 with vectors). The library: Jacobi (own_jacobi) wins at n <= 16 (42-152 us),
+// syevjBatched at n <= 32, then XsyevBatched for batches (449 us at 45x100, 1035 at
+// 100x100) and syevd for one matrix of n >= 100. The tridiagonal + QL kernel ("own" with
+// vectors) takes about the same time for any batch that fits one wave (it is bound by each
+// matrix's serial QL chain: ~0.32 ms at n = 32, 0.42 at 45, 0.70 at 64, 1.5-2.0 at 100,
+// 2.5 at 128), while the library's time grows with the batch: so own wins from a batch
+// size that grows with n (1000x32: 323 vs syevj 562; 256x45: 415 vs XsyevBatched 582;
+// 100x64: 704 vs 498; 500x100: 1985 vs 2924; 10x100: 1556 vs 728; 100x128: 2492 vs 1231).
+// The own kernel rows only apply where it fits in shared memory and to real dtypes.
 constexpr EighRule kEighRules[] = {
     {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
     {64, 1, true, true, EigMethod::Own},              // one small real matrix, values only
     {16, 1, true, false, EigMethod::OwnJacobi, true}, // vectors, tiny real: Jacobi kernel
-    {kOwnVectorsMaxN, 1, true, false, EigMethod::Own, true},  // vectors: tridiagonal + QL
+    {32, 400, true, false, EigMethod::Own, true},     // vectors: tridiagonal + QL ...
     {kSyevjBatchedMaxN, 1, false, false, EigMethod::Syevj},   // small matrices
+    {48, 1, true, false, EigMethod::Own, true},       // ... from the batch where it wins
+    {64, 150, true, false, EigMethod::Own, true},
+    {100, 200, true, false, EigMethod::Own, true},
     {kAnyN, 2, false, false, EigMethod::XsyevBatched},
     {kAnyN, 1, false, false, EigMethod::Syevd},       // single large matrix (and fallback)
 };

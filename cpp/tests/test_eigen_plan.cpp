@@ -113,9 +113,9 @@ TEST(EigenPlan, AutoChoice) {
             EigMethod::XsyevBatched);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Complex64, true, a),
             EigMethod::Syevd);
-  // With vectors (sweep of 2026-11-21): Jacobi for n <= 16, then the tridiagonal + QL
-  // kernel up to kOwnVectorsMaxN (unless GPUARR_EIGH_AUTO_OWN_VECTORS=0: syevj n <= 32,
-  // XsyevBatched for batches, syevd for one matrix).
+  // With vectors (sweep and probe of 2026-11-21): Jacobi for n <= 16, then the tridiagonal
+  // + QL kernel from the batch size where it beats the library (unless
+  // GPUARR_EIGH_AUTO_OWN_VECTORS=0: syevj n <= 32, XsyevBatched for batches, syevd for one).
   for (int64_t b : {1, 1000}) {
     EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 8, b, DType::Float32, true, a),
               EigMethod::OwnJacobi);
@@ -125,12 +125,22 @@ TEST(EigenPlan, AutoChoice) {
   if (own_vectors_in_auto()) {
     EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 256, DType::Float32, true, a), EigMethod::Own);
     EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, true, a), EigMethod::Own);
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 17, 1, DType::Float32, true, a), EigMethod::Own);
-  } else {
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 17, 1, DType::Float32, true, a), EigMethod::Syevj);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 32, 1000, DType::Float32, true, a), EigMethod::Own);
+    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 40, 1, DType::Float64, true, a), EigMethod::Own);
+  }
+  // Where the library wins even with the own kernel in "auto".
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 17, 1, DType::Float32, true, a), EigMethod::Syevj);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 32, 100, DType::Float32, true, a), EigMethod::Syevj);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 64, 100, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 10, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Float32, true, a), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 128, 1000, DType::Float32, true, a),
+            EigMethod::XsyevBatched);
+  if (!own_vectors_in_auto()) {
     EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 256, DType::Float32, true, a),
               EigMethod::XsyevBatched);
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Float32, true, a), EigMethod::Syevd);
   }
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 129, 500, DType::Float32, true, a),
             EigMethod::XsyevBatched);

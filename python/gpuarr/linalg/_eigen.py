@@ -54,7 +54,9 @@ def _eigh(a, UPLO, compute_v, method):
 def eigh(a, UPLO="L", *, _method="auto"):
     """numpy.linalg.eigh: eigenvalues (ascending) and eigenvectors (columns) of a stack of
     symmetric/Hermitian matrices; only the UPLO triangle is read. `_method` (private) forces
-    "syevj", "xsyev_batched", "own" (one-block Jacobi kernel) or "syevd"."""
+    "syevj", "xsyev_batched", "syevd", "own" (one block per matrix: Householder
+    tridiagonalisation, then bisection for eigenvalues or implicit QL for vectors) or
+    "own_jacobi" (one-block Jacobi kernel)."""
     w, v = _eigh(a, UPLO, True, _method)
     return EighResult(w, v)
 
