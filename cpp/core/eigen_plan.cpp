@@ -19,16 +19,17 @@ constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 // vectors) takes about the same time for any batch that fits one wave (it is bound by each
 // matrix's serial QL chain: ~0.32 ms at n = 32, 0.42 at 45, 0.70 at 64, 1.5-2.0 at 100,
 // 2.5 at 128), while the library's time grows with the batch: so own wins from a batch
-// size that grows with n (1000x32: 323 vs syevj 562; 256x45: 415 vs XsyevBatched 582;
+// size that grows with n (it also beats the Jacobi kernel at n <= 16: 37-130 us against
+// 39-149; 1000x32: 323 vs syevj 562; 256x45: 415 vs XsyevBatched 582;
 // 100x64: 704 vs 498; 500x100: 1985 vs 2924; 10x100: 1556 vs 728; 100x128: 2492 vs 1231).
 // The own kernel rows only apply where it fits in shared memory and to real dtypes.
 constexpr EighRule kEighRules[] = {
     {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
     {64, 1, true, true, EigMethod::Own},              // one small real matrix, values only
-    {16, 1, true, false, EigMethod::OwnJacobi, true}, // vectors, tiny real: Jacobi kernel
-    {32, 400, true, false, EigMethod::Own, true},     // vectors: tridiagonal + QL ...
+    {16, 1, true, false, EigMethod::Own, true},       // vectors: tridiagonal + QL ...
+    {32, 400, true, false, EigMethod::Own, true},     // ... from the batch where it wins
     {kSyevjBatchedMaxN, 1, false, false, EigMethod::Syevj},   // small matrices
-    {48, 1, true, false, EigMethod::Own, true},       // ... from the batch where it wins
+    {48, 1, true, false, EigMethod::Own, true},
     {64, 150, true, false, EigMethod::Own, true},
     {100, 200, true, false, EigMethod::Own, true},
     {kAnyN, 2, false, false, EigMethod::XsyevBatched},
