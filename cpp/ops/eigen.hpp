@@ -18,6 +18,9 @@ struct EighResult {
 };
 
 // a: (..., n, n) of any dtype; only the `lower` (or upper) triangle is read.
+// The transposed view of a stack of matrices (..., n, n), copied in C order as dtype t.
+NDArray transpose_copy(const NDArray& a, DType t);
+
 EighResult eigh_solve(const NDArray& a, bool lower, bool compute_v, EigMethod method);
 // eigh_solve, except that method Own WITH vectors (forced or chosen by "auto") runs the
 // tridiagonal + QL kernel (eigen_tridiag_vectors.cu); the binding calls this one.

@@ -73,6 +73,44 @@ struct Limits<double> {
 
 __device__ __forceinline__ int tri(int i) { return (i * (i + 1)) >> 1; }
 
+// One Householder step's update of the trailing block (rows/columns o.., size L) of the
+// packed lower triangle A, as LAPACK's sytd2: p = tau A22 v (one warp per row: the packed
+// row up to the diagonal, then column i below it), K = tau/2 v'p, w = p - K v,
+// A22 -= v w' + w v' (lower triangle only). v must be complete before the call; the caller
+// puts a barrier after it.
+template <class T>
+__device__ void householder_sym_update(T* A, const T* v, T* p, double tau, int o, int L,
+                                       double* red) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int nwarps = (blockDim.x + 31) >> 5;
+  double vp_local = 0.0;
+  for (int i = warp; i < L; i += nwarps) {
+    const int gi = o + i;
+    const T* row = A + tri(gi) + o;
+    T s = T(0);
+    for (int j = lane; j < L; j += 32) {
+      const T aij = j <= i ? row[j] : A[tri(o + j) + gi];
+      s += aij * v[j];
+    }
+    for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+    if (lane == 0) {
+      const T pi = T(tau) * s;
+      p[i] = pi;
+      vp_local += double(v[i]) * double(pi);
+    }
+  }
+  const double vp = block_sum(vp_local, red);  // (p is complete after its barriers)
+  const T K = T(0.5 * tau * vp);
+  for (int i = warp; i < L; i += nwarps) {
+    T* row = A + tri(o + i) + o;
+    const T vi = v[i], wi = p[i] - K * vi;
+    for (int j = lane; j <= i; j += 32) {
+      const T vj = v[j], wj = p[j] - K * vj;
+      row[j] -= vi * wj + wi * vj;
+    }
+  }
+}
+
 // Opts `kernel` in to the device's maximum dynamic shared memory, once per device (the
 // caller passes a function-local static mutex and mask, one pair per kernel instantiation).
 template <class Kernel>

@@ -32,6 +32,16 @@
 #include "runtime/pinned_memory.hpp"
 
 namespace gpuarr {
+// The transposed view of a stack of matrices, copied in C order (dtype `t`): column-major
+// matrices for cuSOLVER from C-order input, and C-order results from column-major output.
+NDArray transpose_copy(const NDArray& a, DType t) {
+  NDArray view = a;
+  const int64_t nd = view.ndim();
+  std::swap(view.shape[nd - 2], view.shape[nd - 1]);
+  std::swap(view.strides[nd - 2], view.strides[nd - 1]);
+  return copy_array(view, t, 'C');
+}
+
 namespace {
 
 // ---- routines found at run time -------------------------------------------------------
@@ -170,16 +180,6 @@ bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream) {
                        threads, 0, stream>>>(info, count, static_cast<int*>(flag->ptr()));
   check_launch("any_nonzero_kernel");
   return flag_readback(flag, stream) != 0;
-}
-
-// A C-order copy (dtype `t`) of the batch of column-major matrices in `cm_like` (shape
-// (..., n, n), contiguous): the transposed view, copied.
-NDArray transpose_copy(const NDArray& colmajor, DType t) {
-  NDArray view = colmajor;
-  const int64_t nd = view.ndim();
-  std::swap(view.shape[nd - 2], view.shape[nd - 1]);
-  std::swap(view.strides[nd - 2], view.strides[nd - 1]);
-  return copy_array(view, t, 'C');
 }
 
 // Workspace sizes cached per (method, n, batch, dtype, jobz, uplo).
@@ -501,14 +501,7 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   res.method = method;
 
   // Column-major copy in the compute dtype: C order of the transposed view.
-  NDArray cm;
-  {
-    NDArray view = a_in;
-    const int64_t nd = view.ndim();
-    std::swap(view.shape[nd - 2], view.shape[nd - 1]);
-    std::swap(view.strides[nd - 2], view.strides[nd - 1]);
-    cm = copy_array(view, ct, 'C');
-  }
+  NDArray cm = transpose_copy(a_in, ct);
   const cudaStream_t stream = stream_for(cm);
   NDArray w = empty_array(w_shape, wt, 'C');
 
@@ -654,14 +647,7 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
         "cuSOLVER does not have it");
   }
   const auto& r = routines();
-  NDArray cm;
-  {
-    NDArray view = a_in;
-    const int64_t nd = view.ndim();
-    std::swap(view.shape[nd - 2], view.shape[nd - 1]);
-    std::swap(view.strides[nd - 2], view.strides[nd - 1]);
-    cm = copy_array(view, ct, 'C');
-  }
+  NDArray cm = transpose_copy(a_in, ct);
   const cudaStream_t stream = stream_for(cm);
   NDArray w = empty_array(w_shape, wct, 'C');
   NDArray vr;

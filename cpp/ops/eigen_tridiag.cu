@@ -116,35 +116,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       e2[k] = T(alpha * alpha);
     }
     __syncthreads();
-    // p = tau * A22 v (one warp per row; row i of the symmetric block: the packed row up to
-    // the diagonal, then column i below it) and v'p.
-    double vp_local = 0.0;
-    for (int i = warp; i < L; i += nwarps) {
-      const int gi = o + i;
-      const T* row = A + tri(gi) + o;
-      T s = T(0);
-      for (int j = lane; j < L; j += 32) {
-        const T aij = j <= i ? row[j] : A[tri(o + j) + gi];
-        s += aij * v[j];
-      }
-      for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-      if (lane == 0) {
-        const T pi = T(tau) * s;
-        p[i] = pi;
-        vp_local += double(v[i]) * double(pi);
-      }
-    }
-    const double vp = eigen_detail::block_sum(vp_local, red);  // (p is complete after its barriers)
-    const T K = T(0.5 * tau * vp);
-    // A22 -= v w' + w v', w = p - K v (lower triangle only).
-    for (int i = warp; i < L; i += nwarps) {
-      T* row = A + tri(o + i) + o;
-      const T vi = v[i], wi = p[i] - K * vi;
-      for (int j = lane; j <= i; j += 32) {
-        const T vj = v[j], wj = p[j] - K * vj;
-        row[j] -= vi * wj + wi * vj;
-      }
-    }
+    eigen_detail::householder_sym_update(A, v, p, tau, o, L, red);
     __syncthreads();
   }
   if (tid == 0) {

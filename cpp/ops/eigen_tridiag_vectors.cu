@@ -134,32 +134,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       tau[k] = T(tk);
     }
     __syncthreads();  // hv is complete
-    double vp_local = 0.0;
-    for (int i = warp; i < L; i += nwarps) {
-      const int gi = o + i;
-      const T* row = A + tri(gi) + o;
-      T s = T(0);
-      for (int j = lane; j < L; j += 32) {
-        const T aij = j <= i ? row[j] : A[tri(o + j) + gi];
-        s += aij * hv[j];
-      }
-      for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-      if (lane == 0) {
-        const T pi = T(tk) * s;
-        p[i] = pi;
-        vp_local += double(hv[i]) * double(pi);
-      }
-    }
-    const double vp = block_sum(vp_local, red);
-    const T K = T(0.5 * tk * vp);
-    for (int i = warp; i < L; i += nwarps) {
-      T* row = A + tri(o + i) + o;
-      const T vi = hv[i], wi = p[i] - K * vi;
-      for (int j = lane; j <= i; j += 32) {
-        const T vj = hv[j], wj = p[j] - K * vj;
-        row[j] -= vi * wj + wi * vj;
-      }
-    }
+    eigen_detail::householder_sym_update(A, hv, p, tk, o, L, red);
     __syncthreads();
   }
   if (tid == 0) {
@@ -308,15 +283,7 @@ EighResult eigh_solve_dispatch(const NDArray& a_in, bool lower, bool compute_v,
       choose_eigh_method(requested, n, batch, ct, compute_v, eigh_availability());
   if (method != EigMethod::Own) return eigh_solve(a_in, lower, compute_v, method);
 
-  // Column-major copy in the compute dtype: C order of the transposed view.
-  NDArray cm;
-  {
-    NDArray view = a_in;
-    const int64_t nd = view.ndim();
-    std::swap(view.shape[nd - 2], view.shape[nd - 1]);
-    std::swap(view.strides[nd - 2], view.strides[nd - 1]);
-    cm = copy_array(view, ct, 'C');
-  }
+  const NDArray cm = transpose_copy(a_in, ct);  // column-major, compute dtype
   const cudaStream_t stream = stream_for(cm);
   Dims w_shape = st.batch_shape;
   w_shape.push_back(n);
