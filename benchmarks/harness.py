@@ -639,8 +639,9 @@ def collect_meta(libs):
         "gpu": None,
         "versions": {"numpy": np.__version__},
         "libraries": {},
-        # The device machine gets the tree without .git: GPUARR_GIT_COMMIT then names it.
-        "git_commit": _git("rev-parse", "HEAD") or os.environ.get("GPUARR_GIT_COMMIT"),
+        # GPUARR_GIT_COMMIT names the commit when the tree's own .git does not: the device
+        # machine's copy of the tree carried a stale .git (its HEAD was the session's start).
+        "git_commit": os.environ.get("GPUARR_GIT_COMMIT") or _git("rev-parse", "HEAD"),
     }
     status = _git("status", "--porcelain", "--untracked-files=no")
     meta["git_dirty"] = None if status is None else bool(status)
