@@ -11,8 +11,8 @@ with the cuSOLVER handle created beforehand, to show what creating it costs);
 ``--det-sweep`` times det with cuBLAS's batched LU vs cuSOLVER's per-matrix LU vs the
 default route over sizes (GPUARR_DET_CUBLAS_MAX_N forces a route); ``--qr-compare`` times
 small qr with the own one-block kernel vs cuSOLVER (GPUARR_QR_OWN_MAX_N=0);
-``--inv2`` times the two-stream inv with the early info wait vs one read at the end
-(GPUARR_INV_EARLY_MIN_N) and one inv alone.
+``--inv2`` times the two-stream inv (trsm solve, early info wait) vs the Xgetrs solve
+(GPUARR_INV_SOLVE) and one info read at the end (GPUARR_INV_EARLY_MIN_N), and one inv alone.
 """
 
 import json
@@ -164,7 +164,7 @@ def first_det_ms(lib_name, timeout=600, extra_env=None):
 
 INV2 = Workload("two inv 6000x6000 float32 on two streams", key="inv2_6000_f32", kind="call",
                 goal=Goal("<= 62 ms (CuPy 62)", ratio_max=1.0, abs_max=62000.0),
-                note="Xgetrf + Xgetrs per matrix, each on its own stream")
+                note="Xgetrf, info read, permuted identity + two trsm; each on its own stream")
 
 
 def _inv2_impl(lib):
@@ -200,11 +200,14 @@ import numpy as np
 import gpuarr as ga
 out = {}
 sync = ga.cuda.Device().synchronize
-for n in (16, 64, 128, 256, 512, 1024, 2048):
-    for batch in (1, 100):
+general = "general" in sys.argv  # uniform(-1, 1): a row interchange at most steps
+for n in (8, 16, 32, 64, 128, 256, 512, 1024, 2048):
+    for batch in (1, 10, 100):
         if n * n * batch > 2**26:
             continue
-        a = ((np.random.default_rng(1).uniform(-1, 1, (batch, n, n)) + n * np.eye(n)) / n)
+        a = np.random.default_rng(1).uniform(-1, 1, (batch, n, n))
+        if not general:  # the benchmark's well-conditioned matrices: no interchanges
+            a = (a + n * np.eye(n)) / n
         d = ga.asarray(a.astype(np.float32))
         ga.linalg.det(d); sync()
         reps = 20
@@ -217,13 +220,13 @@ print(json.dumps(out))
 """
 
 
-def _child_json(code, env_extra, timeout=600):
+def _child_json(code, env_extra, timeout=600, args=()):
     env = dict(os.environ, **env_extra)
     for k, v in env_extra.items():
         if v is None:
             env.pop(k)
     env["PYTHONPATH"] = _gpuarr_path(env)
-    p = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO_ROOT,
+    p = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=REPO_ROOT,
                        capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
         raise RuntimeError(p.stderr[-2000:])
@@ -232,15 +235,18 @@ def _child_json(code, env_extra, timeout=600):
 
 def det_route_sweep():
     """det float32 (ms per call) with cuBLAS getrfBatched for every n vs cuSOLVER Xgetrf
-    per matrix (GPUARR_DET_CUBLAS_MAX_N) vs the default route (core/linalg_plan), to place
-    the crossover by measurement."""
-    rows = {}
-    for label, max_n in (("cublas", "1000000"), ("cusolver", "0"), ("auto", None)):
-        rows[label] = _child_json(_SWEEP_CHILD, {"GPUARR_DET_CUBLAS_MAX_N": max_n})
-    print(f"{'batch x n':>12s} {'cuBLAS ms':>10s} {'cuSOLVER ms':>12s} {'default ms':>11s}")
-    for key in rows["cublas"]:
-        print(f"{key:>12s} {rows['cublas'][key]:10.3f} {rows['cusolver'][key]:12.3f} "
-              f"{rows['auto'][key]:11.3f}")
+    per matrix (GPUARR_DET_CUBLAS_MAX_N) vs the default route (core/linalg_plan), on
+    well-conditioned matrices (the benchmark's) and general ones, to place the crossover by
+    measurement."""
+    routes = (("cuBLAS", {"GPUARR_DET_CUBLAS_MAX_N": "1000000"}),
+              ("cuSOLVER", {"GPUARR_DET_CUBLAS_MAX_N": "0"}),
+              ("default", {"GPUARR_DET_CUBLAS_MAX_N": None}))
+    for kind in ("wellcond", "general"):
+        rows = {label: _child_json(_SWEEP_CHILD, env, args=(kind,)) for label, env in routes}
+        print(f"{kind} matrices, ms per det call")
+        print(f"{'batch x n':>12s}" + "".join(f" {label:>9s}" for label, _ in routes))
+        for key in rows["default"]:
+            print(f"{key:>12s}" + "".join(f" {rows[label][key]:9.3f}" for label, _ in routes))
 
 
 _QR_CHILD = r"""
@@ -326,11 +332,14 @@ print(json.dumps(out))
 
 
 def inv2_compare():
-    """Two inv 6000 float32 on two streams (and one alone), median of synced runs and
-    back-to-back: the early info wait (default, n >= 512) vs one read after getrs
+    """Two inv 6000 float32 on two streams, and one alone (ms; one synchronised call, and
+    back-to-back): the default (early info wait, inverse from a permuted identity and two
+    trsm) vs Xgetrs for the solve (GPUARR_INV_SOLVE=getrs) vs one info read after everything
     (GPUARR_INV_EARLY_MIN_N=1000000000)."""
-    for label, v in (("early info wait", None), ("info read at the end", "1000000000")):
-        r = _child_json(_INV2_CHILD, {"GPUARR_INV_EARLY_MIN_N": v})
+    for label, env in (("default", {}),
+                       ("Xgetrs solve", {"GPUARR_INV_SOLVE": "getrs"}),
+                       ("info read at the end", {"GPUARR_INV_EARLY_MIN_N": "1000000000"})):
+        r = _child_json(_INV2_CHILD, env)
         for name, (med, b2b) in r.items():
             print(f"{label:>22s} {name:>22s}: synced median {med:7.2f} ms, "
                   f"back-to-back {b2b:7.2f} ms")

@@ -1,6 +1,7 @@
 """Routes of the LU/QR solvers added for speed (issue 4 figures), against numpy.linalg:
 det/slogdet on both LU routes (cuBLAS getrfBatched for small n and batches, cuSOLVER
-Xgetrf per matrix for one matrix with n >= 128 and small batches of large n), the own
+Xgetrf per matrix for one matrix with n >= 128 and small batches of large n), inv's two
+solves (trsm, or Xgetrs), the own
 one-block Householder QR of small real matrices (vs cuSOLVER for complex and larger ones),
 and inv/solve on two streams with a singular matrix on the second (the early info check)."""
 
@@ -68,6 +69,32 @@ def test_det_routes_singular(rng, dt, shape):
     if len(shape) > 2:
         tol = 2e-3 if dt == "float32" else 1e-9
         np.testing.assert_allclose(got[1:], np.linalg.det(a[1:].astype(np.float64)), rtol=tol)
+
+
+# ------------------------------------------------------------------ inv: trsm and getrs solves
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (17, 17), (65, 65), (300, 300), (2, 70, 70)],
+                         ids=str)
+@pytest.mark.parametrize("solve", ["trsm", "getrs"])
+def test_inv_cusolver_route_solves(rng, monkeypatch, dt, shape, solve):
+    """One matrix (any n) and batches of n > 64 take cuSOLVER's getrf; the inverse then comes
+    from a permuted identity and two trsm (default) or from Xgetrs (GPUARR_INV_SOLVE=getrs).
+    General matrices, so that the row interchanges matter."""
+    if solve == "getrs":
+        monkeypatch.setenv("GPUARR_INV_SOLVE", "getrs")
+    x = rng.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    a = x.astype(dt)
+    got = _g(gpuarr.linalg.inv(gpuarr.asarray(a)))
+    assert got.dtype == np.dtype(dt) and got.shape == shape
+    want = np.linalg.inv(a.astype(np.complex128 if dt[0] == "c" else np.float64))
+    single = np.dtype(dt) in (np.float32, np.complex64)
+    scale = np.abs(want).max()
+    np.testing.assert_allclose(got, want, rtol=0, atol=(2e-4 if single else 1e-10) * scale * shape[-1])
+    ident = np.broadcast_to(np.eye(shape[-1]), shape)
+    np.testing.assert_allclose(got @ a, ident, atol=(2e-4 if single else 1e-10) * scale * shape[-1])
 
 
 # ------------------------------------------------------------------ own small QR
