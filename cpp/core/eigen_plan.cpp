@@ -25,7 +25,7 @@ constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
 // The own kernel rows only apply where it fits in shared memory and to real dtypes.
 constexpr EighRule kEighRules[] = {
     {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
-    {64, 1, true, true, EigMethod::Own},              // one small real matrix, values only
+    {128, 1, true, true, EigMethod::Own},             // one real matrix, values only (100: 0.40 vs syevd 0.54 ms)
     {16, 1, true, false, EigMethod::Own, true},       // vectors: tridiagonal + QL ...
     {32, 400, true, false, EigMethod::Own, true},     // ... from the batch where it wins
     {kSyevjBatchedMaxN, 1, false, false, EigMethod::Syevj},   // small matrices
