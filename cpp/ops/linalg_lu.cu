@@ -381,6 +381,22 @@ void inverse_from_lu(DType t, const char* lu, const int64_t* piv, int64_t n, cha
   });
 }
 
+// Xgetrs on each of `batch` LU-factored matrices (cuSOLVER's int64 pivots), nrhs columns
+// of right-hand side per matrix, overwritten with the solution.
+void getrs_per_matrix(DType t, cublasOperation_t op, const char* lu, int64_t mat_bytes,
+                      const int64_t* piv, int64_t n, char* rhs, int64_t rhs_bytes, int64_t nrhs,
+                      int64_t batch, cudaStream_t stream) {
+  CusolverHandles h = cusolver_handle(stream);
+  const cudaDataType ct = cuda_type(t);
+  auto rs_info = allocate_device_memory(sizeof(int));
+  for (int64_t i = 0; i < batch; ++i) {
+    GPUARR_CUSOLVER_CHECK(cusolverDnXgetrs(h.handle, h.params, op, n, nrhs, ct,
+                                           lu + i * mat_bytes, n, piv + i * n, ct,
+                                           rhs + i * rhs_bytes, n,
+                                           static_cast<int*>(rs_info->ptr())));
+  }
+}
+
 struct Lu {
   std::shared_ptr<Memory> pivots;  // int32 (cuBLAS) or int64 (cuSOLVER), n per matrix
   bool pivots64 = false;
@@ -685,15 +701,8 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
     if (inv_solve_with_getrs()) {
       launch_identity(out.data(), batch, n, a.dtype, stream);
-      CusolverHandles h = cusolver_handle(stream);
-      const cudaDataType ct = cuda_type(a.dtype);
-      auto rs_info = allocate_device_memory(sizeof(int));
-      for (int64_t i = 0; i < batch; ++i) {
-        GPUARR_CUSOLVER_CHECK(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_N, n, n, ct,
-                                               work.data() + i * mat_bytes, n, piv + i * n, ct,
-                                               out.data() + i * mat_bytes, n,
-                                               static_cast<int*>(rs_info->ptr())));
-      }
+      getrs_per_matrix(a.dtype, CUBLAS_OP_N, work.data(), mat_bytes, piv, n, out.data(),
+                       mat_bytes, n, batch, stream);
     } else {
       for (int64_t i = 0; i < batch; ++i)
         inverse_from_lu(a.dtype, work.data() + i * mat_bytes, piv + i * n, n,
@@ -747,16 +756,9 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   } else {
     if (n >= early_info_min_n())
       early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
-    CusolverHandles h = cusolver_handle(stream);
-    const cudaDataType ct = cuda_type(a.dtype);
-    const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
-    auto rs_info = allocate_device_memory(sizeof(int));
-    for (int64_t i = 0; i < batch; ++i) {
-      GPUARR_CUSOLVER_CHECK(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_T, n, k, ct,
-                                             work.data() + i * mat_bytes, n, piv + i * n, ct,
-                                             xt.data() + i * rhs_bytes, n,
-                                             static_cast<int*>(rs_info->ptr())));
-    }
+    getrs_per_matrix(a.dtype, CUBLAS_OP_T, work.data(), mat_bytes,
+                     static_cast<const int64_t*>(lu.pivots->ptr()), n, xt.data(), rhs_bytes, k,
+                     batch, stream);
   }
   const int64_t bad = early ? early->wait()
                             : count_positive_info(static_cast<const int*>(lu.info->ptr()),
