@@ -149,6 +149,17 @@ constexpr int blocked_rows() {
 }
 
 // One element global -> shared without passing through registers (sm_80+: cp.async).
+// The next element of a thread's walk over a tile_w-wide tile: (r, c) advances by the
+// thread count, precomputed as dr rows and dc columns.
+__device__ __forceinline__ void step_tile_index(int& r, int& c, int dr, int dc, int tile_w) {
+  r += dr;
+  c += dc;
+  if (c >= tile_w) {
+    c -= tile_w;
+    ++r;
+  }
+}
+
 template <class T>
 __device__ __forceinline__ void copy_to_shared_async(T* dst, const T* src) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -198,12 +209,7 @@ __global__ void __launch_bounds__(kBX* kBY, 2) conv2d_blocked_kernel(Conv2DArgs 
     const T* src = reinterpret_cast<const T*>(a.in) + iy0 * a.sy + ix0 * a.sx;
     for (int i = tid; i < tile_n; i += kThreads) {
       copy_to_shared_async(tile + i, src + int64_t(r) * a.sy + int64_t(c) * a.sx);
-      r += dr;
-      c += dc;
-      if (c >= tile_w) {
-        c -= tile_w;
-        ++r;
-      }
+      step_tile_index(r, c, dr, dc, tile_w);
     }
     wait_shared_async();
   } else {
@@ -220,12 +226,7 @@ __global__ void __launch_bounds__(kBX* kBY, 2) conv2d_blocked_kernel(Conv2DArgs 
       } else {
         tile[i] = in[yy * a.sy + xx * a.sx];
       }
-      r += dr;
-      c += dc;
-      if (c >= tile_w) {
-        c -= tile_w;
-        ++r;
-      }
+      step_tile_index(r, c, dr, dc, tile_w);
     }
     wait_shared_async();
   }

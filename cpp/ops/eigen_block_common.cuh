@@ -73,6 +73,25 @@ struct Limits<double> {
 
 __device__ __forceinline__ int tri(int i) { return (i * (i + 1)) >> 1; }
 
+// Loads the read triangle of column-major cm (M[i][j] = cm[j*n + i]; the symmetric (i, j),
+// i >= j, is M[i][j] for UPLO='L' and M[j][i] for 'U') into the packed lower triangle A,
+// one warp per row; adds to `bad` (1.0) when a value is not finite and keeps the largest
+// |value| in `amax`. The caller's block_sum of `bad` is the barrier after the load.
+template <class T>
+__device__ __forceinline__ void load_packed_lower(const T* cm, int n, bool lower, T* A,
+                                                  int warp, int nwarps, int lane, double& bad,
+                                                  double& amax) {
+  for (int i = warp; i < n; i += nwarps) {
+    for (int j = lane; j <= i; j += 32) {
+      const T val = lower ? cm[size_t(j) * n + i] : cm[size_t(i) * n + j];
+      A[tri(i) + j] = val;
+      const double av = fabs(double(val));
+      if (!(av <= DBL_MAX)) bad = 1.0;
+      else amax = fmax(amax, av);
+    }
+  }
+}
+
 // One Householder step's update of the trailing block (rows/columns o.., size L) of the
 // packed lower triangle A, as LAPACK's sytd2: p = tau A22 v (one warp per row: the packed
 // row up to the diagonal, then column i below it), K = tau/2 v'p, w = p - K v,

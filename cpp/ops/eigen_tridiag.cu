@@ -64,17 +64,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   const size_t b = blockIdx.x;
   cm += b * size_t(n) * n;
   double bad_local = 0.0, amax_local = 0.0;
-  // cm is column-major: M[i][j] = cm[j*n + i]. The symmetric matrix's (i, j), i >= j, is
-  // M[i][j] for UPLO='L' and M[j][i] for 'U'.
-  for (int i = warp; i < n; i += nwarps) {
-    for (int j = lane; j <= i; j += 32) {
-      const T val = lower ? cm[size_t(j) * n + i] : cm[size_t(i) * n + j];
-      A[tri(i) + j] = val;
-      const double av = fabs(double(val));
-      if (!(av <= DBL_MAX)) bad_local = 1.0;
-      else amax_local = fmax(amax_local, av);
-    }
-  }
+  eigen_detail::load_packed_lower(cm, n, lower, A, warp, nwarps, lane, bad_local, amax_local);
   if (eigen_detail::block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
     for (int i = tid; i < n; i += nt) w_out[b * n + i] = T(NAN);
     return;

@@ -42,6 +42,7 @@ namespace {
 using eigen_detail::block_max;
 using eigen_detail::block_sum;
 using eigen_detail::rank_less;
+using eigen_detail::load_packed_lower;
 using eigen_detail::tri;
 
 constexpr int kMaxThreads = 512;
@@ -78,15 +79,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   cm += b * size_t(n) * n;
   T* vo = v_out + b * size_t(n) * n;
   double bad_local = 0.0, amax_local = 0.0;
-  for (int i = warp; i < n; i += nwarps) {
-    for (int j = lane; j <= i; j += 32) {
-      const T val = lower ? cm[size_t(j) * n + i] : cm[size_t(i) * n + j];
-      A[tri(i) + j] = val;
-      const double av = fabs(double(val));
-      if (!(av <= DBL_MAX)) bad_local = 1.0;
-      else amax_local = fmax(amax_local, av);
-    }
-  }
+  load_packed_lower(cm, n, lower, A, warp, nwarps, lane, bad_local, amax_local);
   if (block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
     for (int i = tid; i < n; i += nt) w_out[b * n + i] = T(NAN);
     for (int idx = tid; idx < n * n; idx += nt) vo[idx] = T(NAN);
