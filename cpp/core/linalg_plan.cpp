@@ -32,6 +32,14 @@ int64_t det_cublas_min_batch(int64_t n) {
   return INT64_MAX;
 }
 
+bool use_own_lu(int64_t n, bool real_float, int64_t own_max_n, OwnLuMode mode) {
+  return mode == OwnLuMode::Rule && real_float && n >= 1 && n <= own_max_n;
+}
+
+int64_t own_lu_outer_block(int64_t n, int64_t panel_width) {
+  return n >= 4096 ? std::max<int64_t>(256, panel_width) : panel_width;
+}
+
 bool use_cholesky_batched(int64_t n, int64_t batch) {
   return batch > 1 && batch <= INT_MAX && n >= 1 && n <= kCholeskyBatchedMaxN;
 }

@@ -24,6 +24,18 @@ constexpr int64_t kDetCublasBatchedMaxN = 512;
 // The smallest batch for which getrfBatched beats batch x Xgetrf (n <= 512).
 int64_t det_cublas_min_batch(int64_t n);
 
+// The per-matrix route's LU: our blocked LU (cpp/ops/lu_blocked.cuh, sm_90 thread-block
+// clusters) for float32/float64 with n <= own_max_n (the device's limit, 0 where it
+// cannot run), else cuSOLVER Xgetrf. H100, float32, GPU time: 0.66 vs 0.95 ms at n = 512,
+// 1.66 vs 2.05 at 1024, 10.5 vs 12.4 at 4096, 20.2 vs 21.9 at 6000, equal at 8192;
+// float64 0.80 vs 1.04 at 512, 21.7 vs 24.4 at 6000; faster from n = 1 on.
+// mode: the env override GPUARR_LU_ROUTE ("cusolver": never; anything else: the rule).
+enum class OwnLuMode { Rule, Never };
+bool use_own_lu(int64_t n, bool real_float, int64_t own_max_n, OwnLuMode mode);
+// Its outer block (columns per trsm + GEMM of the trailing matrix): panel-wide below
+// n = 4096, 256 from there (measured: a rank-256 update runs nearer GEMM peak).
+int64_t own_lu_outer_block(int64_t n, int64_t panel_width);
+
 // Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
 // potrfBatched call; else Xpotrf per matrix.
 constexpr int64_t kCholeskyBatchedMaxN = 64;

@@ -9,7 +9,8 @@
 // det/slogdet use cuBLAS getrfBatched up to GPUARR_DET_CUBLAS_MAX_N (default 512) even for
 // one matrix: they then need only the cuBLAS handle, not the cuSOLVER one, whose creation
 // costs a large part of a first det in a fresh process. Larger ones: cusolverDnXgetrf per
-// matrix; inv then solves U X = L^-1 P^T I with two cuBLAS trsm, solve with Xgetrs.
+// matrix, or for float32/float64 our blocked LU (ops/lu_blocked.cuh, faster at every n it
+// supports); inv then solves U X = L^-1 P^T I with two cuBLAS trsm, solve with Xgetrs.
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -24,6 +25,7 @@
 #include "ops/kernels.hpp"
 #include "ops/linalg.hpp"
 #include "ops/linalg_common.cuh"
+#include "ops/lu_blocked.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cublas_handle.hpp"
 #include "runtime/cuda_check.hpp"
@@ -405,7 +407,30 @@ struct Lu {
   void** work_ptrs = nullptr;
 };
 
-Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, cudaStream_t stream) {
+// GPUARR_LU_ROUTE=cusolver: cuSOLVER Xgetrf instead of our blocked LU (read at each call:
+// tests and benchmarks compare the two).
+OwnLuMode own_lu_mode() {
+  const char* s = std::getenv("GPUARR_LU_ROUTE");
+  return (s && std::string(s) == "cusolver") ? OwnLuMode::Never : OwnLuMode::Rule;
+}
+
+// The largest n our blocked LU runs on the current device (0: none), found once per device
+// and dtype (it also sets the kernel's cluster attribute there).
+int64_t own_lu_max_n(DType t) {
+  static std::mutex mu;
+  static std::vector<int> cache(2 * kMaxDevices, -1);
+  const int dev = current_device();
+  const int slot = 2 * dev + (t == DType::Float64 ? 1 : 0);
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache[slot] < 0)
+    cache[slot] = t == DType::Float64 ? lu_blocked::configure_panel_kernel<double>()
+                                      : lu_blocked::configure_panel_kernel<float>();
+  return cache[slot];
+}
+
+// swap_left: the L factor is used (inv, solve), not only U's diagonal and the pivots (det).
+Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, bool swap_left,
+             cudaStream_t stream) {
   Lu lu;
   const DType t = work.dtype;
   const int64_t mat_bytes = n * n * work.itemsize();
@@ -426,6 +451,27 @@ Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, cud
   }
   lu.pivots64 = true;
   lu.pivots = allocate_device_memory(static_cast<size_t>(batch * n) * sizeof(int64_t));
+  const bool real = t == DType::Float32 || t == DType::Float64;
+  if (use_own_lu(n, real, real ? own_lu_max_n(t) : 0, own_lu_mode())) {
+    cublasHandle_t h = cublas_handle(stream);
+    int64_t* piv = static_cast<int64_t*>(lu.pivots->ptr());
+    auto run = [&](auto* tp) {
+      using T = std::remove_pointer_t<decltype(tp)>;
+      constexpr int kPanel = lu_blocked::PanelWidth<T>::value;
+      auto moves = allocate_device_memory(lu_blocked::moves_ints<T>() * sizeof(int));
+      const int outer = static_cast<int>(own_lu_outer_block(n, kPanel));
+      for (int64_t i = 0; i < batch; ++i)
+        lu_blocked::factor<T>(reinterpret_cast<T*>(work.data() + i * mat_bytes), n, piv + i * n,
+                              info + i, static_cast<int*>(moves->ptr()), swap_left, outer, h,
+                              stream);
+    };
+    if (t == DType::Float64) {
+      run(static_cast<double*>(nullptr));
+    } else {
+      run(static_cast<float*>(nullptr));
+    }
+    return lu;
+  }
   CusolverHandles h = cusolver_handle(stream);
   const cudaDataType ct = cuda_type(t);
   auto [dev_bytes, host_bytes] = cached_workspace(
@@ -562,7 +608,7 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
     lu = lu_factor(work, batch, n,
                    choose_lu_route(n, batch, LuPurpose::Det, det_cublas_max_n()) ==
                        LuRoute::CublasBatched,
-                   stream);
+                   false, stream);
   } else {
     lu.info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
     GPUARR_CUDA_CHECK(cudaMemsetAsync(lu.info->ptr(), 0, batch * sizeof(int), stream));
@@ -679,7 +725,7 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   }
   const bool batched =
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
-  Lu lu = lu_factor(work, batch, n, batched, stream);
+  Lu lu = lu_factor(work, batch, n, batched, true, stream);
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
@@ -736,7 +782,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   const int64_t rhs_bytes = n * k * xt.itemsize();
   const bool batched = k <= INT32_MAX &&
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
-  Lu lu = lu_factor(work, batch, n, batched, stream);
+  Lu lu = lu_factor(work, batch, n, batched, true, stream);
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;

@@ -12,6 +12,21 @@ Dims swap_last2(Dims d) {
 }
 }  // namespace
 
+TEST(LinalgPlan, OwnLuRoute) {
+  EXPECT_TRUE(use_own_lu(1, true, 8192, OwnLuMode::Rule));
+  EXPECT_TRUE(use_own_lu(512, true, 8192, OwnLuMode::Rule));
+  EXPECT_TRUE(use_own_lu(8192, true, 8192, OwnLuMode::Rule));
+  EXPECT_FALSE(use_own_lu(8193, true, 8192, OwnLuMode::Rule));
+  EXPECT_FALSE(use_own_lu(0, true, 8192, OwnLuMode::Rule));
+  EXPECT_FALSE(use_own_lu(512, false, 8192, OwnLuMode::Rule));   // complex: cuSOLVER
+  EXPECT_FALSE(use_own_lu(512, true, 0, OwnLuMode::Rule));       // no sm_90 clusters
+  EXPECT_FALSE(use_own_lu(512, true, 8192, OwnLuMode::Never));   // GPUARR_LU_ROUTE=cusolver
+  EXPECT_EQ(own_lu_outer_block(512, 64), 64);
+  EXPECT_EQ(own_lu_outer_block(4095, 32), 32);
+  EXPECT_EQ(own_lu_outer_block(4096, 64), 256);
+  EXPECT_EQ(own_lu_outer_block(6000, 32), 256);
+}
+
 TEST(LinalgPlan, DetRouteMeasuredRule) {
   const auto det = [](int64_t n, int64_t batch) {
     return choose_lu_route(n, batch, LuPurpose::Det, -1);
