@@ -12,7 +12,7 @@ import pytest
 import gpuarr
 from conftest import gpu_test
 
-SIZES = [1, 2, 31, 33, 64, 65, 130, 511, 512, 513, 1100, 2100]
+SIZES = [1, 2, 31, 33, 64, 65, 130, 511, 512, 513, 1100]
 EPS = {"float32": np.finfo(np.float32).eps, "float64": np.finfo(np.float64).eps}
 
 
@@ -48,8 +48,8 @@ def test_lu_routes_slogdet_inv_solve(rng, route, dt, n):
     sg, lg = gpuarr.linalg.slogdet(d)
     assert _g(sg) == sw
     np.testing.assert_allclose(_g(lg), lw, rtol=0, atol=(2e-3 if dt == "float32" else 1e-9) * n)
-    if n <= 65:  # det's relative error is slogdet's absolute one
-        np.testing.assert_allclose(_g(gpuarr.linalg.det(d)), np.linalg.det(a.astype(np.float64)),
+    if n <= 65:  # in the input's dtype: float32 overflows to inf from n ~ 40, as NumPy's
+        np.testing.assert_allclose(_g(gpuarr.linalg.det(d)), np.linalg.det(a),
                                    rtol=(2e-3 if dt == "float32" else 1e-9) * n)
     bound = 4 * n * EPS[dt]
     x = _g(gpuarr.linalg.inv(d))
