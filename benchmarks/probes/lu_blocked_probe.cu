@@ -144,12 +144,18 @@ void run(int64_t n, int kind, bool check, int reps, int outer = lu_blocked::Pane
     CK(cusolverDnXgetrf(cs, prm, n, n, cuda_t<T>(), W, n, piv_c, cuda_t<T>(), dws, db, hws, hb,
                         info));
   }, reps);
-  std::vector<T> lu_c(n * n);
-  std::vector<int64_t> pc(n);
-  int info_c = 0;
-  CK(cudaMemcpy(lu_c.data(), W, bytes, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(pc.data(), piv_c, n * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(&info_c, info, 4, cudaMemcpyDeviceToHost));
+  // The factors, pivots and info on the host.
+  auto fetch = [&](std::vector<T>& lu, std::vector<int64_t>& p, int& inf, const int64_t* piv) {
+    lu.resize(n * n);
+    p.resize(n);
+    CK(cudaMemcpy(lu.data(), W, bytes, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(p.data(), piv, n * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&inf, info, 4, cudaMemcpyDeviceToHost));
+  };
+  std::vector<T> lu_c, lu_o;
+  std::vector<int64_t> pc, po;
+  int info_c = 0, info_o = 0;
+  fetch(lu_c, pc, info_c, piv_c);
   const float t_own = timed([&] {
     cp();
     lu_blocked::factor<T>(W, n, piv_o, info, moves, true, outer, cb, st);
@@ -161,12 +167,7 @@ void run(int64_t n, int kind, bool check, int reps, int outer = lu_blocked::Pane
   cp();
   lu_blocked::factor<T>(W, n, piv_o, info, moves, true, outer, cb, st);
   CK(cudaStreamSynchronize(st));
-  std::vector<T> lu_o(n * n);
-  std::vector<int64_t> po(n);
-  int info_o = 0;
-  CK(cudaMemcpy(lu_o.data(), W, bytes, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(po.data(), piv_o, n * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(&info_o, info, 4, cudaMemcpyDeviceToHost));
+  fetch(lu_o, po, info_o, piv_o);
   int same_piv = 0;
   for (int64_t j = 0; j < n; ++j) same_piv += pc[j] == po[j];
   int sc, so;

@@ -22,6 +22,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 
 #include "runtime/cublas_handle.hpp"
 #include "runtime/cuda_check.hpp"
@@ -228,35 +229,49 @@ __global__ void apply_moves_kernel(T* a, int64_t lda, int64_t c0, int64_t c1, in
     if (in) column[moves[1 + 2 * s]] = buf[s][threadIdx.x];
 }
 
-inline cublasStatus_t trsm_lower_unit(cublasHandle_t h, int m, int n, const float* a,
-                                      int64_t lda, float* b) {
-  const float one = 1.0f;
-  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                     CUBLAS_DIAG_UNIT, m, n, &one, a, static_cast<int>(lda), b,
-                     static_cast<int>(lda));
-}
-inline cublasStatus_t trsm_lower_unit(cublasHandle_t h, int m, int n, const double* a,
-                                      int64_t lda, double* b) {
-  const double one = 1.0;
-  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                     CUBLAS_DIAG_UNIT, m, n, &one, a, static_cast<int>(lda), b,
-                     static_cast<int>(lda));
-}
-// c -= a b
-inline cublasStatus_t gemm_minus(cublasHandle_t h, int m, int n, int k, const float* a,
-                                 const float* b, float* c, int64_t lda) {
-  const float minus_one = -1.0f, one = 1.0f;
+// b = L^-1 b for the unit-lower L in a (m x m), b m x n; both with leading dimension lda.
+template <class T>
+cublasStatus_t trsm_lower_unit(cublasHandle_t h, int m, int n, const T* a, int64_t lda, T* b) {
+  const T one = 1;
   const int ld = static_cast<int>(lda);
-  return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus_one, a, ld, b, ld, &one, c,
-                     ld);
+  auto trsm = [] {
+    if constexpr (std::is_same_v<T, float>) return cublasStrsm; else return cublasDtrsm;
+  }();
+  return trsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, m, n,
+              &one, a, ld, b, ld);
 }
-inline cublasStatus_t gemm_minus(cublasHandle_t h, int m, int n, int k, const double* a,
-                                 const double* b, double* c, int64_t lda) {
-  const double minus_one = -1.0, one = 1.0;
+
+// c -= a b (m x k times k x n), all with leading dimension lda.
+template <class T>
+cublasStatus_t gemm_minus(cublasHandle_t h, int m, int n, int k, const T* a, const T* b, T* c,
+                          int64_t lda) {
+  const T minus_one = -1, one = 1;
   const int ld = static_cast<int>(lda);
-  return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus_one, a, ld, b, ld, &one, c,
-                     ld);
+  auto gemm = [] {
+    if constexpr (std::is_same_v<T, float>) return cublasSgemm; else return cublasDgemm;
+  }();
+  return gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus_one, a, ld, b, ld, &one, c, ld);
 }
+
+// The launch of one panel: one cluster of `blocks` blocks (cfg points into attr: built in
+// place, never copied).
+struct PanelLaunch {
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr = {};
+  PanelLaunch(int blocks, cudaStream_t stream) {
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = blocks;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.gridDim = dim3(blocks);
+    cfg.blockDim = dim3(kPanelThreads);
+    cfg.stream = stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+  }
+  PanelLaunch(const PanelLaunch&) = delete;
+  PanelLaunch& operator=(const PanelLaunch&) = delete;
+};
 
 // Once per device: the attribute for clusters of more than 8 blocks, and the largest
 // cluster the device can schedule; returns the largest n supported (0: none).
@@ -272,18 +287,10 @@ int configure_panel_kernel() {
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
              "cudaFuncSetAttribute(NonPortableClusterSizeAllowed)");
   for (int blocks = kMaxClusterBlocks; blocks >= 1; blocks /= 2) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(blocks);
-    cfg.blockDim = dim3(kPanelThreads);
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = blocks;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    const PanelLaunch launch(blocks, nullptr);
     int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters > 0)
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch.cfg) == cudaSuccess &&
+        clusters > 0)
       return blocks * kPanelThreads;
     (void)cudaGetLastError();
   }
@@ -295,18 +302,8 @@ void launch_panel(T* panel, int64_t lda, int m, int kb, int64_t col0, int64_t* p
                   int* moves, cudaStream_t stream) {
   constexpr int B = PanelWidth<T>::value;
   const int blocks = (m + kPanelThreads - 1) / kPanelThreads;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(kPanelThreads);
-  cfg.stream = stream;
-  cudaLaunchAttribute attr;
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = blocks;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  check_cuda(cudaLaunchKernelEx(&cfg, panel_kernel<T, B>, panel, lda, m, kb,
+  const PanelLaunch launch(blocks, stream);
+  check_cuda(cudaLaunchKernelEx(&launch.cfg, panel_kernel<T, B>, panel, lda, m, kb,
                                 (m + blocks - 1) / blocks, col0, piv, info, moves),
              "cudaLaunchKernelEx(lu panel_kernel)");
 }
