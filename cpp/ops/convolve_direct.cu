@@ -78,6 +78,17 @@ __device__ __forceinline__ T load_input(const Conv2DArgs& a, int64_t y, int64_t 
   return reinterpret_cast<const T*>(a.in)[yy * a.sy + xx * a.sx];
 }
 
+// A thread's R outputs, rows oy..oy + R - 1 of column ox (those inside the output).
+template <class T, int R>
+__device__ __forceinline__ void store_output_rows(const Conv2DArgs& a, int64_t oy, int64_t ox,
+                                                  const T (&acc)[R]) {
+  if (ox >= a.ow) return;
+  T* out = reinterpret_cast<T*>(a.out);
+#pragma unroll
+  for (int j = 0; j < R; ++j)
+    if (oy + j < a.oh) out[(oy + j) * a.ow + ox] = acc[j];
+}
+
 constexpr int kTX = 32;
 constexpr int kTY = 8;
 
@@ -128,14 +139,7 @@ __global__ void __launch_bounds__(kTX* kTY) conv2d_tiled_kernel(Conv2DArgs a, T 
       }
     }
   }
-  const int64_t ox = ox0 + tx;
-  if (ox >= a.ow) return;
-  T* out = reinterpret_cast<T*>(a.out);
-#pragma unroll
-  for (int j = 0; j < R; ++j) {
-    const int64_t oy = oy0 + row0 + j;
-    if (oy < a.oh) out[oy * a.ow + ox] = acc[j];
-  }
+  store_output_rows<T, R>(a, oy0 + row0, ox0 + tx, acc);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -277,14 +281,7 @@ __global__ void __launch_bounds__(kBX* kBY, 2) conv2d_blocked_kernel(Conv2DArgs 
       }
     }
   }
-  const int64_t ox = ox0 + tx;
-  if (ox >= a.ow) return;
-  T* out = reinterpret_cast<T*>(a.out);
-#pragma unroll
-  for (int j = 0; j < R; ++j) {
-    const int64_t oy = oy0 + row0 + j;
-    if (oy < a.oh) out[oy * a.ow + ox] = acc[j];
-  }
+  store_output_rows<T, R>(a, oy0 + row0, ox0 + tx, acc);
 }
 
 template <class T>

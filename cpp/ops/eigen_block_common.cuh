@@ -3,6 +3,7 @@
 // shared scratch, the eigenvalue order used for the final sort, float limits, and the
 // once-per-device opt-in to the large dynamic shared memory.
 #pragma once
+#include <algorithm>
 #include <cuda_runtime.h>
 
 #include <cfloat>
@@ -143,6 +144,15 @@ void opt_in_smem(Kernel kernel, size_t smem, std::mutex& mu, uint64_t& done_mask
     GPUARR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     if (dev < 64) done_mask |= uint64_t(1) << dev;
   }
+}
+
+// One block per matrix: launch(b0, nb) for the batch in grids of at most 2^31 - 1 blocks
+// (the x dimension's limit).
+template <class Launch>
+void for_each_block_grid(int64_t batch, Launch&& launch) {
+  constexpr int64_t kMaxGrid = 0x7fffffff;
+  for (int64_t b0 = 0; b0 < batch; b0 += kMaxGrid)
+    launch(b0, static_cast<unsigned>(std::min<int64_t>(batch - b0, kMaxGrid)));
 }
 
 }  // namespace eigen_detail

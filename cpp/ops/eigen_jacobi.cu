@@ -221,14 +221,13 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
   eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
   const double eps = sizeof(T) == 4 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
   const int max_sweeps = sizeof(T) == 4 ? 24 : 32;
-  for (int64_t b0 = 0; b0 < batch; b0 += 0x7fffffff) {
-    const int64_t nb = std::min<int64_t>(batch - b0, 0x7fffffff);
-    kernel<<<dim3(static_cast<unsigned>(nb)), threads, smem, stream>>>(
+  eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {
+    kernel<<<nb, threads, smem, stream>>>(
         static_cast<const T*>(cm) + b0 * n * n, static_cast<T*>(w) + b0 * n,
         kVectors ? static_cast<T*>(v) + b0 * n * n : nullptr, static_cast<int>(n), lower,
         max_sweeps, eps * eps);
     check_launch("jacobi_eigh_kernel");
-  }
+  });
 }
 
 }  // namespace

@@ -231,13 +231,13 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
   static std::mutex mu;
   static uint64_t done_mask = 0;
   eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
-  for (int64_t b0 = 0; b0 < batch; b0 += 0x7fffffff) {
-    const int64_t nb = std::min<int64_t>(batch - b0, 0x7fffffff);
-    kernel<<<dim3(static_cast<unsigned>(nb)), threads, smem, stream>>>(
-        static_cast<const T*>(cm) + b0 * n * n, static_cast<T*>(w) + b0 * n,
-        static_cast<T*>(v) + b0 * n * n, static_cast<int>(n), lower);
+  eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {
+    kernel<<<nb, threads, smem, stream>>>(static_cast<const T*>(cm) + b0 * n * n,
+                                          static_cast<T*>(w) + b0 * n,
+                                          static_cast<T*>(v) + b0 * n * n, static_cast<int>(n),
+                                          lower);
     check_launch("tridiag_eigh_kernel");
-  }
+  });
 }
 
 bool ql_double_for_float() {
