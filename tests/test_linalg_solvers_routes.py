@@ -98,8 +98,10 @@ def test_inv_cusolver_route_solves(rng, monkeypatch, dt, shape, solve):
 
 
 # ------------------------------------------------------------------ own small QR
+# The own kernel holds 16, 32 or 64 rows per thread: sizes on both sides of each.
 QR_SMALL_SHAPES = [(1, 1), (1, 7), (7, 1), (5, 3), (3, 5), (4, 4), (64, 64), (64, 10),
                    (10, 64), (33, 31), (3, 2, 5, 3), (50, 8, 8), (2, 64, 64),
+                   (16, 16), (17, 40), (32, 64), (64, 33), (16, 64),
                    (0, 3), (3, 0), (0, 4, 4), (65, 65), (70, 20)]
 
 

@@ -49,17 +49,14 @@ bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
          n <= kSvdJacobiMaxDim;
 }
 
-size_t qr_small_smem_bytes(int64_t m, int64_t n, int64_t mc, size_t itemsize) {
-  const int64_t ld = qr_small_ld(m);
-  return static_cast<size_t>(ld * n + std::min(m, n) + ld * mc) * itemsize;
-}
+int qr_small_rows_tile(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
 
-bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, size_t itemsize,
-                  bool is_complex, int64_t own_max_n) {
+bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, bool is_complex,
+                  int64_t own_max_n) {
   if (is_complex || own_max_n <= 0) return false;
-  if (m < 1 || n < 1 || batch < 1 || batch > INT_MAX) return false;
-  if (m > own_max_n || n > own_max_n) return false;
-  return qr_small_smem_bytes(m, n, mc, itemsize) <= kQrSmallMaxSmem;
+  if (m < 1 || n < 1 || mc < 0 || mc > m || batch < 1 || batch > INT_MAX) return false;
+  const int64_t limit = std::min(own_max_n, kQrSmallMaxDim);
+  return m <= limit && n <= limit;
 }
 
 namespace {

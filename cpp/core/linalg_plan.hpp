@@ -73,17 +73,17 @@ struct QrPlan {
 // mode: 'r' reduced, 'c' complete ('r'/'raw' modes need no Q and use the reduced sizes).
 QrPlan plan_qr(const Dims& shape, bool complete);
 
-// Own one-block Householder QR (cpp/ops/linalg_qr_small.cu): one block per matrix, the
-// matrix (and Q) held in shared memory, for real matrices with 1 <= m, n <= own_max_n
-// (env GPUARR_QR_OWN_MAX_N, default kQrOwnDefaultMaxN; 0 = always cuSOLVER). mc: the
-// columns of Q (0: mode 'r', no Q). Complex and larger matrices take cuSOLVER.
+// Own one-block Householder QR (cpp/ops/linalg_qr_small.cu): one block per matrix, each
+// column in the registers of 1, 2 or 4 lanes (16 rows each), for real matrices with
+// 1 <= m, n <= min(own_max_n, kQrSmallMaxDim) (env GPUARR_QR_OWN_MAX_N, default
+// kQrOwnDefaultMaxN; 0 = always cuSOLVER). mc: the columns of Q (0: mode 'r', no Q;
+// mc <= m). Complex and larger matrices take cuSOLVER.
 constexpr int64_t kQrOwnDefaultMaxN = 64;
-constexpr size_t kQrSmallMaxSmem = 200 * 1024;
-// Leading dimension of the shared-memory column-major matrices (odd: no bank conflicts
-// on the row-major global <-> column-major shared transposes).
-inline int64_t qr_small_ld(int64_t m) { return m | 1; }
-size_t qr_small_smem_bytes(int64_t m, int64_t n, int64_t mc, size_t itemsize);
-bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, size_t itemsize,
-                  bool is_complex, int64_t own_max_n);
+constexpr int64_t kQrSmallMaxDim = 64;
+// Rows the kernel's register columns hold (16, 32 or 64: 1, 2 or 4 lanes per column), the
+// smallest that holds m (fewer lanes per column, fewer shuffles and a smaller block).
+int qr_small_rows_tile(int64_t m);
+bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, bool is_complex,
+                  int64_t own_max_n);
 
 }  // namespace gpuarr

@@ -5,14 +5,21 @@
 // are NumPy's: H_j = I - tau v v^T, v[j] = 1, beta = -sign(alpha) * ||(alpha, x)||,
 // tau = (beta - alpha) / beta, x /= (alpha - beta); tau = 0 (H = I) when x == 0.
 //
-// The matrix lives in shared memory, column-major with an odd leading dimension ld
-// (core/linalg_plan: qr_small_ld). Step j: warps take the trailing columns c > j
-// (one warp per column: lanes over rows, a shuffle sum for v^T a_c), and the warp that
-// updates column j + 1 also forms reflector j + 1 right away (look-ahead), so a step costs
-// one __syncthreads. Q is then built backwards as dorg2r does (Q = H_0 ... H_{k-1} I[:, :mc],
-// H_j touching only columns >= j of the partial product).
+// A 64 x 64 QR is a chain of 64 dependent steps, so the time is the latency of one step.
+// Each column is held in registers by TPC = 1, 2 or 4 adjacent lanes (16 rows each, rows
+// >= m zero): v^T a_c is 16 FMAs per lane and a shuffle sum over the TPC lanes, with the
+// reflector read from shared memory; a step costs one __syncthreads. The same pass that
+// applies reflector j also sums the squares below row j + 1 and picks row j + 1 of every
+// column, so forming reflector j + 1 needs no further reduction. Reflector j is stored
+// zero-padded above row j, so the loops run over all rows with no index tests, and every
+// lane runs every step (lanes with nothing to do apply a zero update): the shuffles stay
+// convergent. (Before: one warp per column, lanes over rows, a shuffle sum per column per
+// step and the column norm in double: 0.14 ms at 64 x 64.) Q is then built backwards as
+// dorg2r does (Q = H_0 ... H_{k-1} I[:, :mc]; H_j leaves e_c unchanged for j > c, as
+// v_j is zero above row j), with no synchronisation: every reflector is in shared memory.
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 
 #include "core/errors.hpp"
 #include "core/linalg_plan.hpp"
@@ -21,7 +28,6 @@
 #include "ops/linalg_common.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
-#include "runtime/device.hpp"
 
 namespace gpuarr {
 
@@ -29,115 +35,173 @@ using namespace linalg_detail;
 
 namespace {
 
-template <class T>
-__device__ __forceinline__ T warp_sum(T v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+constexpr int kRowsPerLane = 16;
+
+// Sum over the TPC adjacent lanes that hold one column (every lane of the warp calls it).
+template <int TPC, class T>
+__device__ __forceinline__ T column_sum(T v) {
+#pragma unroll
+  for (int o = 1; o < TPC; o <<= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
   return v;
 }
 
-// Reflector of column j (warp-collective: all 32 lanes of one warp). x = A[:, j], rows
-// j..m-1; writes beta to x[j], v (rows > j) over x, tau[j].
+// A 16-byte shared-memory load of a reflector: 4 floats or 2 doubles.
+template <class T> struct Vec16;
+template <> struct Vec16<float> { using type = float4; static constexpr int width = 4; };
+template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
+
 template <class T>
-__device__ void make_reflector(T* A, T* tau, int m, int ld, int j, int lane) {
-  T* x = A + j * ld;
-  const double alpha = static_cast<double>(x[j]);
-  double ss = 0.0;
-  for (int i = j + 1 + lane; i < m; i += 32) {
-    const double t = static_cast<double>(x[i]);
-    ss += t * t;
+__device__ __forceinline__ void load_rows(const T* __restrict__ v, T (&x)[kRowsPerLane]) {
+  using V = typename Vec16<T>::type;
+  constexpr int W = Vec16<T>::width;
+#pragma unroll
+  for (int i0 = 0; i0 < kRowsPerLane; i0 += W) {
+    const V p = *reinterpret_cast<const V*>(v + i0);
+    if constexpr (W == 4) {
+      x[i0] = p.x; x[i0 + 1] = p.y; x[i0 + 2] = p.z; x[i0 + 3] = p.w;
+    } else {
+      x[i0] = p.x; x[i0 + 1] = p.y;
+    }
   }
-  ss = warp_sum(ss);  // every lane has the sum
-  __syncwarp();
-  if (ss == 0.0) {  // also j == m - 1: H = I, beta = alpha (x[j] unchanged)
-    if (lane == 0) tau[j] = T(0);
-    __syncwarp();
-    return;
-  }
-  // ||(alpha, x)|| in double (ss is already an unscaled double sum: inputs beyond ~1e154
-  // would overflow it; small QR of such values is not a use case worth a scaled pass).
-  double beta = sqrt(alpha * alpha + ss);
-  if (alpha >= 0.0) beta = -beta;
-  const double scal = 1.0 / (alpha - beta);
-  for (int i = j + 1 + lane; i < m; i += 32) x[i] = static_cast<T>(static_cast<double>(x[i]) * scal);
-  if (lane == 0) {
-    x[j] = static_cast<T>(beta);
-    tau[j] = static_cast<T>((beta - alpha) / beta);
-  }
-  __syncwarp();
 }
 
-// col[j..m) -= tau * v * (v^T col[j..m)), v = (1, A[j+1..m, j]) (warp-collective).
-template <class T>
-__device__ __forceinline__ void apply_reflector(const T* v, T t, T* col, int m, int j, int lane) {
-  T s = T(0);
-  for (int i = j + lane; i < m; i += 32) s += (i == j ? T(1) : v[i]) * col[i];
-  s = warp_sum(s);
-  const T f = t * s;
-  for (int i = j + lane; i < m; i += 32) col[i] -= (i == j ? T(1) : v[i]) * f;
-  __syncwarp();
+// col -= active * tau * v (v^T col) over this lane's rows r0.. of the column; v is reflector j
+// in shared memory. Returns this column's (sum of squares below row `next`, row `next`) of
+// the updated column, summed over the column's lanes.
+template <int TPC, class T>
+__device__ __forceinline__ void apply_reflector(const T* __restrict__ v, T tau, bool active,
+                                                T (&col)[kRowsPerLane], int r0, int next,
+                                                T* ss_below, T* at_next) {
+  T x[kRowsPerLane];
+  load_rows(v + r0, x);
+  T part[4] = {};  // four independent sums: the dot product is not one long dependent chain
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) part[i & 3] += x[i] * col[i];
+  const T s = column_sum<TPC>((part[0] + part[1]) + (part[2] + part[3]));
+  const T f = active ? tau * s : T(0);
+  T sq[4] = {}, pick = T(0);
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) {
+    col[i] -= x[i] * f;
+    if (r0 + i > next) sq[i & 3] += col[i] * col[i];
+    if (r0 + i == next) pick = col[i];
+  }
+  *ss_below = column_sum<TPC>((sq[0] + sq[1]) + (sq[2] + sq[3]));
+  *at_next = column_sum<TPC>(pick);
+}
+
+// Sum of squares below row j of the column, in double (float's squares overflow beyond
+// ~1.8e19 and lose all digits below ~1e-19; LAPACK scales instead). Only the TPC lanes of
+// column j run this: the shuffles name just those lanes.
+template <int TPC, class T>
+__device__ double squares_below_in_double(const T (&col)[kRowsPerLane], int r0, int j) {
+  double ss = 0.0;
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) {
+    if (r0 + i > j) ss += static_cast<double>(col[i]) * static_cast<double>(col[i]);
+  }
+  const int lane = threadIdx.x & 31;
+  const unsigned group = ((1u << TPC) - 1u) << (lane & ~(TPC - 1));
+#pragma unroll
+  for (int o = 1; o < TPC; o <<= 1) ss += __shfl_xor_sync(group, ss, o);
+  return ss;
+}
+
+// Reflector j from column j (its TPC lanes): writes v (zero above row j, 1 at row j) and
+// tau, and leaves beta in row j of col (R's diagonal). Rows below j of col are left as they
+// were: R is written from rows <= c only. ss, alpha: the squares below row j and row j.
+template <int TPC, class T>
+__device__ __forceinline__ void make_reflector(T (&col)[kRowsPerLane], int r0, int j, T ss,
+                                               T alpha, T* __restrict__ v, T* __restrict__ tau) {
+  double sum = static_cast<double>(ss);
+  if constexpr (std::is_same_v<T, float>) {
+    if (!(ss >= 1e-30f && ss <= 1e30f)) sum = squares_below_in_double<TPC>(col, r0, j);
+  }
+  if (sum == 0.0) {  // also j == m - 1: H = I, beta = alpha
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) v[r0 + i] = (r0 + i == j) ? T(1) : T(0);
+    if (r0 == 0) *tau = T(0);
+    return;
+  }
+  // ||(alpha, x)|| in double (the double sum of squares is unscaled: float64 inputs beyond
+  // ~1e154 would overflow it; small QR of such values is not a use case worth a scaled pass).
+  const double a = static_cast<double>(alpha);
+  double beta = sqrt(a * a + sum);
+  if (a >= 0.0) beta = -beta;
+  const T scal = static_cast<T>(1.0 / (a - beta));
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) {
+    const int r = r0 + i;
+    v[r] = (r < j) ? T(0) : (r == j ? T(1) : col[i] * scal);
+    if (r == j) col[i] = static_cast<T>(beta);
+  }
+  if (r0 == 0) *tau = static_cast<T>((beta - a) / beta);
 }
 
 // a: C-contiguous (batch, m, n). q: C-contiguous (batch, m, mc) (mc == 0: none).
 // r: C-contiguous (batch, rrows, n), upper triangular (rows >= min(m, n) zero).
-template <class T>
-__global__ void __launch_bounds__(1024) qr_small_kernel(const T* __restrict__ a, int m, int n, int mc, int rrows,
-                                T* __restrict__ q, T* __restrict__ r) {
-  extern __shared__ __align__(16) unsigned char qr_smem[];
-  const int ld = m | 1;
+// blockDim.x: max(n, mc) * TPC rounded up to a warp; lanes c * TPC .. c * TPC + TPC - 1
+// hold column c, lane c * TPC + s rows 16 s .. 16 s + 15.
+template <class T, int TPC>
+__global__ void __launch_bounds__(kQrSmallMaxDim * 4) qr_small_kernel(
+    const T* __restrict__ a, int m, int n, int mc, int rrows, T* __restrict__ q,
+    T* __restrict__ r) {
+  constexpr int ROWS = kRowsPerLane * TPC;
+  __shared__ __align__(16) T reflectors[ROWS * ROWS];  // reflector j at j * ROWS
+  __shared__ T taus[ROWS];
   const int k = min(m, n);
-  T* A = reinterpret_cast<T*>(qr_smem);  // ld * n
-  T* tau = A + ld * n;                   // k
-  T* Q = tau + k;                        // ld * mc
   const int64_t b = blockIdx.x;
-  const int tid = threadIdx.x, nthreads = blockDim.x;
-  const int lane = tid & 31, warp = tid >> 5, nwarps = nthreads >> 5;
+  const int c = threadIdx.x / TPC;
+  const int r0 = (threadIdx.x % TPC) * kRowsPerLane;
 
+  T col[kRowsPerLane];
   const T* src = a + b * int64_t(m) * n;
-  for (int e = tid; e < m * n; e += nthreads) {
-    const int i = e / n, c = e - i * n;
-    A[i + c * ld] = src[e];
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) {
+    col[i] = (c < n && r0 + i < m) ? src[int64_t(r0 + i) * n + c] : T(0);
   }
-  __syncthreads();
-  if (warp == 0) make_reflector(A, tau, m, ld, 0, lane);
-  __syncthreads();
+  // Squares below row 0 and row 0 of every column (the reflector inputs of step 0).
+  T ss, alpha;
+  {
+    T sq[4] = {}, pick = T(0);
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      if (r0 + i > 0) sq[i & 3] += col[i] * col[i];
+      if (r0 + i == 0) pick = col[i];
+    }
+    ss = column_sum<TPC>((sq[0] + sq[1]) + (sq[2] + sq[3]));
+    alpha = column_sum<TPC>(pick);
+  }
   for (int j = 0; j < k; ++j) {
-    const T tj = tau[j];
-    const T* v = A + j * ld;
-    // Warp 0 takes column j + 1 alone (it then forms reflector j + 1: the critical path);
-    // the other warps share the rest. One warp: all columns.
-    const int first = nwarps > 1 ? (warp == 0 ? j + 1 : j + 1 + warp) : j + 1;
-    const int step = nwarps > 1 ? (warp == 0 ? n : nwarps - 1) : 1;
-    for (int c = first; c < n; c += step) {
-      if (tj != T(0)) apply_reflector(v, tj, A + c * ld, m, j, lane);
-      if (c == j + 1 && c < k) make_reflector(A, tau, m, ld, c, lane);  // look-ahead
-    }
+    // Column j has had reflectors 0..j-1 applied (by its own lanes, in earlier steps).
+    if (c == j) make_reflector<TPC>(col, r0, j, ss, alpha, reflectors + j * ROWS, taus + j);
     __syncthreads();
+    apply_reflector<TPC>(reflectors + j * ROWS, taus[j], c > j && c < n, col, r0, j + 1, &ss,
+                         &alpha);
   }
-
-  if (mc > 0) {
-    for (int e = tid; e < ld * mc; e += nthreads) {
-      const int c = e / ld, i = e - c * ld;
-      Q[e] = (i == c) ? T(1) : T(0);
+  if (c < n) {
+    T* ro = r + b * int64_t(rrows) * n;
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      const int row = r0 + i;
+      if (row < rrows) ro[int64_t(row) * n + c] = (row <= c) ? col[i] : T(0);
     }
-    __syncthreads();
-    for (int j = k - 1; j >= 0; --j) {
-      const T tj = tau[j];  // block-uniform
-      if (tj != T(0)) {
-        const T* v = A + j * ld;
-        for (int c = j + warp; c < mc; c += nwarps) apply_reflector(v, tj, Q + c * ld, m, j, lane);
-      }
-      __syncthreads();
-    }
+  }
+  if (mc == 0) return;  // block-uniform
+  // Every reflector was written before the last step's __syncthreads.
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) col[i] = (r0 + i == c) ? T(1) : T(0);
+  for (int j = k - 1; j >= 0; --j) {
+    T unused_ss, unused_pick;
+    apply_reflector<TPC>(reflectors + j * ROWS, taus[j], c < mc, col, r0, ROWS, &unused_ss,
+                         &unused_pick);
+  }
+  if (c < mc) {
     T* qo = q + b * int64_t(m) * mc;
-    for (int e = tid; e < m * mc; e += nthreads) {
-      const int i = e / mc, c = e - i * mc;
-      qo[e] = Q[i + c * ld];
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      if (r0 + i < m) qo[int64_t(r0 + i) * mc + c] = col[i];
     }
-  }
-  T* ro = r + b * int64_t(rrows) * n;
-  for (int e = tid; e < rrows * n; e += nthreads) {
-    const int i = e / n, c = e - i * n;
-    ro[e] = (i <= c) ? A[i + c * ld] : T(0);
   }
 }
 
@@ -149,27 +213,28 @@ int64_t qr_own_max_n() {
   return v;
 }
 
+template <class T, int TPC>
+void launch_qr_small_lanes(const T* src, int64_t batch, int m, int n, int mc, int rrows, T* q,
+                           T* r, cudaStream_t stream) {
+  const int threads = 32 * ((std::max(n, mc) * TPC + 31) / 32);
+  qr_small_kernel<T, TPC><<<static_cast<unsigned>(batch), threads, 0, stream>>>(
+      src, m, n, mc, rrows, q, r);
+  check_launch("qr_small_kernel");
+}
+
 template <class T>
 void launch_qr_small(const NDArray& src, int64_t batch, int64_t m, int64_t n, int64_t mc,
                      int64_t rrows, NDArray* q, NDArray& r, cudaStream_t stream) {
-  const size_t smem = qr_small_smem_bytes(m, n, mc, sizeof(T));
-  if (smem > 48 * 1024) {
-    static int set_bytes[kMaxDevices] = {};  // the opt-in already granted per device
-    const int dev = current_device();
-    if (static_cast<size_t>(set_bytes[dev]) < smem) {
-      GPUARR_CUDA_CHECK(cudaFuncSetAttribute(qr_small_kernel<T>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(kQrSmallMaxSmem)));
-      set_bytes[dev] = static_cast<int>(kQrSmallMaxSmem);
-    }
+  const T* a = reinterpret_cast<const T*>(src.data());
+  T* qp = q ? reinterpret_cast<T*>(q->data()) : nullptr;
+  T* rp = reinterpret_cast<T*>(r.data());
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), mci = static_cast<int>(mc),
+            rri = static_cast<int>(rrows);
+  switch (qr_small_rows_tile(m)) {
+    case 16: launch_qr_small_lanes<T, 1>(a, batch, mi, ni, mci, rri, qp, rp, stream); break;
+    case 32: launch_qr_small_lanes<T, 2>(a, batch, mi, ni, mci, rri, qp, rp, stream); break;
+    default: launch_qr_small_lanes<T, 4>(a, batch, mi, ni, mci, rri, qp, rp, stream); break;
   }
-  const int64_t cols = std::max<int64_t>(std::max<int64_t>(n - 1, mc), 1);
-  const int threads = 32 * static_cast<int>(std::min<int64_t>(cols, 32));
-  qr_small_kernel<T><<<static_cast<unsigned>(batch), threads, smem, stream>>>(
-      reinterpret_cast<const T*>(src.data()), static_cast<int>(m), static_cast<int>(n),
-      static_cast<int>(mc), static_cast<int>(rrows),
-      q ? reinterpret_cast<T*>(q->data()) : nullptr, reinterpret_cast<T*>(r.data()));
-  check_launch("qr_small_kernel");
 }
 
 }  // namespace
@@ -183,7 +248,7 @@ bool linalg_qr_small(const NDArray& a, bool complete, bool want_q, NDArray* q, N
   const int64_t mc = want_q ? rows : 0;
   const int64_t rrows = want_q ? rows : k;
   const int64_t batch = batch_count(a);
-  if (!use_qr_small(m, n, mc, batch, a.itemsize(), false, qr_own_max_n())) return false;
+  if (!use_qr_small(m, n, mc, batch, false, qr_own_max_n())) return false;
   const NDArray src = a.c_contiguous() ? a : copy_array(a, a.dtype, 'C');
   Dims r_shape = batch_shape(a);
   r_shape.push_back(rrows);

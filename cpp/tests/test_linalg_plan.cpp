@@ -59,26 +59,30 @@ TEST(LinalgPlan, DetRouteMeasuredRule) {
 
 TEST(LinalgPlan, QrSmallRoute) {
   const int64_t d = kQrOwnDefaultMaxN;
-  EXPECT_TRUE(use_qr_small(64, 64, 64, 1, 4, false, d));
-  EXPECT_TRUE(use_qr_small(64, 64, 64, 1, 8, false, d));
-  EXPECT_TRUE(use_qr_small(1, 64, 1, 1000, 4, false, d));
-  EXPECT_TRUE(use_qr_small(64, 1, 64, 3, 8, false, d));  // complete Q of a column
-  EXPECT_TRUE(use_qr_small(5, 3, 0, 2, 8, false, d));    // mode 'r'
-  EXPECT_FALSE(use_qr_small(65, 64, 64, 1, 4, false, d));
-  EXPECT_FALSE(use_qr_small(64, 65, 64, 1, 4, false, d));
-  EXPECT_FALSE(use_qr_small(8, 8, 8, 1, 8, true, d));    // complex: cuSOLVER
-  EXPECT_FALSE(use_qr_small(8, 8, 8, 1, 4, false, 0));   // env 0: off
-  EXPECT_FALSE(use_qr_small(0, 3, 0, 1, 4, false, d));   // empty: the generic path
-  EXPECT_FALSE(use_qr_small(3, 0, 0, 1, 4, false, d));
-  EXPECT_FALSE(use_qr_small(3, 3, 3, 0, 4, false, d));
-  EXPECT_FALSE(use_qr_small(3, 3, 3, int64_t(1) << 32, 4, false, d));
-  // Larger limits are bounded by shared memory: 128 float64 with Q is 2 x 129 x 128 x 8.
-  EXPECT_TRUE(use_qr_small(128, 128, 128, 1, 4, false, 128));
-  EXPECT_FALSE(use_qr_small(128, 128, 128, 1, 8, false, 128));
-  EXPECT_TRUE(use_qr_small(128, 128, 0, 1, 8, false, 128));
-  EXPECT_EQ(qr_small_ld(64), 65);
-  EXPECT_EQ(qr_small_ld(65), 65);
-  EXPECT_EQ(qr_small_smem_bytes(64, 64, 64, 4), size_t(65 * 64 * 2 + 64) * 4);
+  EXPECT_TRUE(use_qr_small(64, 64, 64, 1, false, d));
+  EXPECT_TRUE(use_qr_small(1, 64, 1, 1000, false, d));
+  EXPECT_TRUE(use_qr_small(64, 1, 64, 3, false, d));  // complete Q of a column
+  EXPECT_TRUE(use_qr_small(5, 3, 0, 2, false, d));    // mode 'r'
+  EXPECT_FALSE(use_qr_small(65, 64, 64, 1, false, d));
+  EXPECT_FALSE(use_qr_small(64, 65, 64, 1, false, d));
+  EXPECT_FALSE(use_qr_small(8, 8, 8, 1, true, d));    // complex: cuSOLVER
+  EXPECT_FALSE(use_qr_small(8, 8, 8, 1, false, 0));   // env 0: off
+  EXPECT_FALSE(use_qr_small(0, 3, 0, 1, false, d));   // empty: the generic path
+  EXPECT_FALSE(use_qr_small(3, 0, 0, 1, false, d));
+  EXPECT_FALSE(use_qr_small(3, 3, 3, 0, false, d));
+  EXPECT_FALSE(use_qr_small(3, 3, 4, 1, false, d));   // Q has at most m columns
+  EXPECT_FALSE(use_qr_small(3, 3, 3, int64_t(1) << 32, false, d));
+  // A lower env limit applies; a higher one stops at the register kernel's 64 rows.
+  EXPECT_TRUE(use_qr_small(32, 32, 32, 1, false, 32));
+  EXPECT_FALSE(use_qr_small(33, 8, 8, 1, false, 32));
+  EXPECT_FALSE(use_qr_small(128, 128, 128, 1, false, 128));
+  EXPECT_FALSE(use_qr_small(65, 8, 0, 1, false, 128));
+  EXPECT_EQ(qr_small_rows_tile(1), 16);
+  EXPECT_EQ(qr_small_rows_tile(16), 16);
+  EXPECT_EQ(qr_small_rows_tile(17), 32);
+  EXPECT_EQ(qr_small_rows_tile(32), 32);
+  EXPECT_EQ(qr_small_rows_tile(33), 64);
+  EXPECT_EQ(qr_small_rows_tile(64), 64);
 }
 
 TEST(LinalgPlan, LuRoute) {
