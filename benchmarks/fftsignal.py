@@ -75,21 +75,14 @@ def _conv1d_inputs():
 
 
 @CONV1D.impl("gpuarr")
-def _(ga):
-    a, v = _conv1d_inputs()
-    da, dv = ga.asarray(a), ga.asarray(v)
-    got = ga.asnumpy(ga.convolve(da[:100_000], dv))
-    check(np.allclose(got, np.convolve(a[:100_000], v)), "gpuarr convolve: wrong values")
-    return lambda: ga.convolve(da, dv)
-
-
 @CONV1D.impl("cupy")
-def _(cp):
+def _conv1d_array_module(xp):
+    """gpuarr and CuPy share asarray/convolve/asnumpy, so one setup serves both."""
     a, v = _conv1d_inputs()
-    da, dv = cp.asarray(a), cp.asarray(v)
-    got = cp.asnumpy(cp.convolve(da[:100_000], dv))
-    check(np.allclose(got, np.convolve(a[:100_000], v)), "cupy convolve: wrong values")
-    return lambda: cp.convolve(da, dv)
+    da, dv = xp.asarray(a), xp.asarray(v)
+    got = xp.asnumpy(xp.convolve(da[:100_000], dv))
+    check(np.allclose(got, np.convolve(a[:100_000], v)), f"{xp.__name__} convolve: wrong values")
+    return lambda: xp.convolve(da, dv)
 
 
 def _fft_workload(name, key, shape, dtype, fn):
@@ -109,19 +102,12 @@ def _fft_workload(name, key, shape, dtype, fn):
               f"{fn}: wrong values")
 
     @w.impl("gpuarr")
-    def _(ga):
-        h = host()
-        d = ga.asarray(h)
-        f = getattr(ga.fft, fn)
-        expect(ga.asnumpy(f(d)), h)
-        return lambda: f(d)
-
     @w.impl("cupy")
-    def _(cp):
+    def _(xp):  # gpuarr and CuPy share asarray/fft/asnumpy
         h = host()
-        d = cp.asarray(h)
-        f = getattr(cp.fft, fn)
-        expect(cp.asnumpy(f(d)), h)
+        d = xp.asarray(h)
+        f = getattr(xp.fft, fn)
+        expect(xp.asnumpy(f(d)), h)
         return lambda: f(d)
 
     @w.impl("torch")

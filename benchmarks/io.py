@@ -66,23 +66,16 @@ LOAD = Workload(
 
 
 @LOAD.impl("gpuarr")
-def _load_gpuarr(ga):
-    p = source_file()
-    d = ga.load(p)
-    check(d.dtype == np.float32 and d.shape == (N,), f"gpuarr: got {d.dtype}{d.shape}")
-    _check_sample(lambda s, c: ga.asnumpy(d[s:s + c]), "gpuarr")
-    del d
-    return lambda: ga.load(p)
-
-
 @LOAD.impl("cupy")
-def _load_cupy(cp):
+def _load_array_module(xp):
+    """gpuarr and CuPy share load/asnumpy, so one setup serves both."""
+    what = xp.__name__
     p = source_file()
-    d = cp.load(p)
-    check(d.dtype == np.float32 and d.shape == (N,), f"cupy: got {d.dtype}{d.shape}")
-    _check_sample(lambda s, c: cp.asnumpy(d[s:s + c]), "cupy")
+    d = xp.load(p)
+    check(d.dtype == np.float32 and d.shape == (N,), f"{what}: got {d.dtype}{d.shape}")
+    _check_sample(lambda s, c: xp.asnumpy(d[s:s + c]), what)
     del d
-    return lambda: cp.load(p)
+    return lambda: xp.load(p)
 
 
 @LOAD.impl("torch")
@@ -102,21 +95,15 @@ SAVE = Workload(
 
 
 @SAVE.impl("gpuarr")
-def _save_gpuarr(ga):
-    d = ga.asarray(host_1gib())
-    p = tmp_path("gpuarr.npy")
-    ga.save(p, d)
-    _check_saved(p, "gpuarr")
-    return lambda: ga.save(p, d)
-
-
 @SAVE.impl("cupy")
-def _save_cupy(cp):
-    d = cp.asarray(host_1gib())
-    p = tmp_path("cupy.npy")
-    cp.save(p, d)
-    _check_saved(p, "cupy")
-    return lambda: cp.save(p, d)
+def _save_array_module(xp):
+    """gpuarr and CuPy share asarray/save, so one setup serves both."""
+    what = xp.__name__
+    d = xp.asarray(host_1gib())
+    p = tmp_path(f"{what}.npy")
+    xp.save(p, d)
+    _check_saved(p, what)
+    return lambda: xp.save(p, d)
 
 
 @SAVE.impl("torch")

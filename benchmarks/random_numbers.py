@@ -28,59 +28,46 @@ def _check_normal(h, what):
 _NOTE = (f"GB/s of output written by back-to-back calls (the generator's rate); target 80% of "
          f"{WRITE_GBPS:g} GB/s (anchors' device copy)")
 
-RANDOM64 = Workload("random((8192, 8192)) float64", key="random_8192_f64", kind="throughput",
-                    nbytes=N * N * 8, goal=Goal(f">= {TARGET:.0f} GB/s", abs_min=TARGET),
-                    note=_NOTE + "; CuPy: legacy random_sample (cuRAND), PyTorch: rand")
+def _fill_workload(w, check_values, dtype, ga_method, cp_method, torch_fn):
+    """Registers the three fills of an (N, N) ``dtype`` array for ``w``: each library's
+    generator seeded with 0 (CuPy: the legacy RandomState, cuRAND), one result checked by
+    ``check_values``, then the same call timed."""
+
+    @w.impl("gpuarr")
+    def _(ga):
+        fill = getattr(ga.random.default_rng(0), ga_method)
+        check_values(ga.asnumpy(fill((N, N), dtype=dtype)), "gpuarr")
+        return lambda: fill((N, N), dtype=dtype)
+
+    @w.impl("cupy")
+    def _(cp):
+        fill = getattr(cp.random.RandomState(0), cp_method)
+        check_values(cp.asnumpy(fill((N, N), dtype=dtype)), "cupy")
+        return lambda: fill((N, N), dtype=dtype)
+
+    @w.impl("torch")
+    def _(torch):
+        gen = torch.Generator(device="cuda").manual_seed(0)
+        fill, tdtype = getattr(torch, torch_fn), getattr(torch, np.dtype(dtype).name)
+        f = lambda: fill((N, N), dtype=tdtype, device="cuda", generator=gen)  # noqa: E731
+        check_values(f().cpu().numpy(), "torch")
+        return f
+
+    return w
 
 
-@RANDOM64.impl("gpuarr")
-def _r64_gpuarr(ga):
-    g = ga.random.default_rng(0)
-    _check_uniform(ga.asnumpy(g.random((N, N))), "gpuarr")
-    return lambda: g.random((N, N))
+RANDOM64 = _fill_workload(
+    Workload("random((8192, 8192)) float64", key="random_8192_f64", kind="throughput",
+             nbytes=N * N * 8, goal=Goal(f">= {TARGET:.0f} GB/s", abs_min=TARGET),
+             note=_NOTE + "; CuPy: legacy random_sample (cuRAND), PyTorch: rand"),
+    _check_uniform, np.float64, "random", "random_sample", "rand")
 
-
-@RANDOM64.impl("cupy")
-def _r64_cupy(cp):
-    rs = cp.random.RandomState(0)
-    _check_uniform(cp.asnumpy(rs.random_sample((N, N), dtype=np.float64)), "cupy")
-    return lambda: rs.random_sample((N, N), dtype=np.float64)
-
-
-@RANDOM64.impl("torch")
-def _r64_torch(torch):
-    gen = torch.Generator(device="cuda").manual_seed(0)
-    f = lambda: torch.rand((N, N), dtype=torch.float64, device="cuda", generator=gen)  # noqa: E731
-    _check_uniform(f().cpu().numpy(), "torch")
-    return f
-
-
-NORMAL32 = Workload("standard_normal((8192, 8192)) float32", key="normal_8192_f32",
-                    kind="throughput", nbytes=N * N * 4,
-                    goal=Goal(f">= {TARGET:.0f} GB/s", abs_min=TARGET),
-                    note=_NOTE + "; CuPy: legacy standard_normal (cuRAND), PyTorch: randn")
-
-
-@NORMAL32.impl("gpuarr")
-def _n32_gpuarr(ga):
-    g = ga.random.default_rng(0)
-    _check_normal(ga.asnumpy(g.standard_normal((N, N), dtype=np.float32)), "gpuarr")
-    return lambda: g.standard_normal((N, N), dtype=np.float32)
-
-
-@NORMAL32.impl("cupy")
-def _n32_cupy(cp):
-    rs = cp.random.RandomState(0)
-    _check_normal(cp.asnumpy(rs.standard_normal((N, N), dtype=np.float32)), "cupy")
-    return lambda: rs.standard_normal((N, N), dtype=np.float32)
-
-
-@NORMAL32.impl("torch")
-def _n32_torch(torch):
-    gen = torch.Generator(device="cuda").manual_seed(0)
-    f = lambda: torch.randn((N, N), dtype=torch.float32, device="cuda", generator=gen)  # noqa: E731
-    _check_normal(f().cpu().numpy(), "torch")
-    return f
+NORMAL32 = _fill_workload(
+    Workload("standard_normal((8192, 8192)) float32", key="normal_8192_f32",
+             kind="throughput", nbytes=N * N * 4,
+             goal=Goal(f">= {TARGET:.0f} GB/s", abs_min=TARGET),
+             note=_NOTE + "; CuPy: legacy standard_normal (cuRAND), PyTorch: randn"),
+    _check_normal, np.float32, "standard_normal", "standard_normal", "randn")
 
 
 def _synchronised_twin(w):

@@ -203,6 +203,27 @@ def assert_gpu_equal(d, h, *, strides=True):
     assert_bits_equal(d.get(), np.asarray(h))
 
 
+# Relative tolerance of inexact results, by dtype char (float16/32/64, complex64/128).
+INEXACT_RTOL = {"e": 1e-3, "f": 1e-5, "d": 1e-12, "F": 1e-5, "D": 1e-12}
+
+
+def assert_gpu_close(actual, expected, label="", *, rtol_scale=1):
+    """A gpuarr array matches NumPy's result: dtype, shape, integers and bools exactly,
+    inexact values within ``INEXACT_RTOL`` of their dtype times ``rtol_scale`` (no absolute
+    tolerance), NaNs in the same places. ``label`` names the case in each failure."""
+    expected = np.asarray(expected)
+    assert isinstance(actual, gpuarr.ndarray), (label, type(actual))
+    got = gpuarr.asnumpy(actual)
+    assert got.dtype == expected.dtype, (label, got.dtype, expected.dtype)
+    assert got.shape == expected.shape, (label, got.shape, expected.shape)
+    if expected.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, expected, err_msg=label)
+    else:
+        tol = INEXACT_RTOL[expected.dtype.char] * rtol_scale
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=0, equal_nan=True,
+                                   err_msg=label)
+
+
 def outcome(fn, *args, **kwargs):
     """Runs ``fn`` and returns ``(kind, value_or_exception, warning_categories)`` where kind
     is "ok" or "raise"; warnings are recorded, not shown."""

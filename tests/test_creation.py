@@ -62,18 +62,10 @@ def test_empty(shape, dtype, order):
 @orders_cf
 @shapes
 @dtypes
-def test_zeros(shape, dtype, order):
-    assert_gpu_equal(gpuarr.zeros(shape, dtype=dtype, order=order),
-                     np.zeros(shape, dtype=dtype, order=order))
-
-
-@gpu_test
-@orders_cf
-@shapes
-@dtypes
-def test_ones(shape, dtype, order):
-    assert_gpu_equal(gpuarr.ones(shape, dtype=dtype, order=order),
-                     np.ones(shape, dtype=dtype, order=order))
+@pytest.mark.parametrize("fn", ["zeros", "ones"])
+def test_zeros_and_ones(fn, shape, dtype, order):
+    assert_gpu_equal(getattr(gpuarr, fn)(shape, dtype=dtype, order=order),
+                     getattr(np, fn)(shape, dtype=dtype, order=order))
 
 
 @gpu_test

@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 import gpuarr as ga
-from conftest import ALL_DTYPES, dtype_id, gpu_test, outcome, public_exception_type
+from conftest import (
+    ALL_DTYPES,
+    assert_gpu_close,
+    dtype_id,
+    gpu_test,
+    outcome,
+    public_exception_type,
+)
 
 BINARY_OPS = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -37,8 +44,6 @@ DTYPE_PAIRS = [(d, d) for d in D.values()] + [
     (D["bool"], D["float32"]),
 ]
 
-RTOL = {"e": 1e-3, "f": 1e-5, "d": 1e-12, "F": 1e-5, "D": 1e-12}
-
 
 def np_eval(fn, *args):
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -47,17 +52,7 @@ def np_eval(fn, *args):
 
 
 def check(actual, expected, label=""):
-    expected = np.asarray(expected)
-    assert isinstance(actual, ga.ndarray), (label, type(actual))
-    got = ga.asnumpy(actual)
-    assert got.dtype == expected.dtype, (label, got.dtype, expected.dtype)
-    assert got.shape == expected.shape, (label, got.shape, expected.shape)
-    if expected.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, expected, err_msg=label)
-    else:
-        tol = RTOL[expected.dtype.char] * (10 if label.startswith("pow") else 1)
-        np.testing.assert_allclose(got, expected, rtol=tol, atol=0, equal_nan=True,
-                                   err_msg=label)
+    assert_gpu_close(actual, expected, label, rtol_scale=10 if label.startswith("pow") else 1)
 
 
 def operand(rng, dtype, shape, *, right=False):

@@ -34,6 +34,21 @@ def _outcome(fn, *args, **kwargs):
     return None
 
 
+def _error_cases(cases):
+    """Parametrizes over (method name, args, kwargs) cases, with ids by name and position."""
+    return pytest.mark.parametrize("name,args,kwargs", cases,
+                                   ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(cases)])
+
+
+def _assert_same_error(np_seeded, gr_seeded, name, args, kwargs):
+    """gpuarr's generator raises what NumPy's does (type and message). NumPy goes first so
+    that a case which no longer raises there is reported as such."""
+    expected = _outcome(getattr(np_seeded(0), name), *args, **kwargs)
+    assert expected is not None, "the case must raise in NumPy"
+    actual = _outcome(getattr(gr_seeded(0), name), *args, **kwargs)
+    assert actual == expected
+
+
 GEN_ERRORS = [
     ("normal", (0, -1), {}),
     ("normal", (0, -0.0), {}),
@@ -110,13 +125,9 @@ GEN_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("name,args,kwargs", GEN_ERRORS,
-                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(GEN_ERRORS)])
+@_error_cases(GEN_ERRORS)
 def test_generator_errors_as_numpy(name, args, kwargs):
-    expected = _outcome(getattr(np.random.default_rng(0), name), *args, **kwargs)
-    assert expected is not None, "the case must raise in NumPy"
-    actual = _outcome(getattr(gr.default_rng(0), name), *args, **kwargs)
-    assert actual == expected
+    _assert_same_error(np.random.default_rng, gr.default_rng, name, args, kwargs)
 
 
 LEGACY_ERRORS = [
@@ -141,13 +152,9 @@ LEGACY_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("name,args,kwargs", LEGACY_ERRORS,
-                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(LEGACY_ERRORS)])
+@_error_cases(LEGACY_ERRORS)
 def test_random_state_errors_as_numpy(name, args, kwargs):
-    expected = _outcome(getattr(np.random.RandomState(0), name), *args, **kwargs)
-    assert expected is not None, "the case must raise in NumPy"
-    actual = _outcome(getattr(gr.RandomState(0), name), *args, **kwargs)
-    assert actual == expected
+    _assert_same_error(np.random.RandomState, gr.RandomState, name, args, kwargs)
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "abc", [1, -2]])
