@@ -59,6 +59,26 @@ def test_einsum_noncontiguous(rng):
     check(gpuarr.einsum("ij->i", ga), np.einsum("ij->i", a[::2, ::-1]))
 
 
+def test_einsum_row_dots(rng):
+    # Pairs with no free labels are one row pass of dots: views, rows longer than one
+    # chunk, a strided contracted label, and contracted labels that do not coalesce.
+    for dtype in ("float32", "complex128", "float16"):
+        a, b = data(rng, (40, 3000), dtype), data(rng, (40, 3000), dtype)
+        ga, gb = gpuarr.asarray(a), gpuarr.asarray(b)
+        rtol = 5e-2 if dtype == "float16" else None
+        check(gpuarr.einsum("ij,ij->i", ga[::-2, 1:], gb[::2, :-1]),
+              np.einsum("ij,ij->i", a[::-2, 1:], b[::2, :-1]), rtol=rtol)
+        check(gpuarr.einsum("ij,ij->j", ga, gb), np.einsum("ij,ij->j", a, b), rtol=rtol)
+        check(gpuarr.einsum("ij,ij->", ga, gb), np.einsum("ij,ij->", a, b), rtol=rtol)
+    c = data(rng, (4, 6, 10), "float64")
+    gc = gpuarr.asarray(c)
+    check(gpuarr.einsum("ijk,ijk->i", gc[:, ::2, :5], gc[:, 1::2, 5:]),
+          np.einsum("ijk,ijk->i", c[:, ::2, :5], c[:, 1::2, 5:]))
+    check(gpuarr.einsum("ijk,ijk->i", gc, gc), np.einsum("ijk,ijk->i", c, c))
+    check(gpuarr.einsum("ij,ij->i", gpuarr.asarray(c[:0, 0]), gpuarr.asarray(c[:0, 0])),
+          np.einsum("ij,ij->i", c[:0, 0], c[:0, 0]))
+
+
 def test_einsum_dtype_out_and_mixed(rng):
     a, b = data(rng, (3, 4), "int32"), data(rng, (4, 2), "float32")
     ga, gb = gpuarr.asarray(a), gpuarr.asarray(b)

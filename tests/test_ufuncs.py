@@ -304,6 +304,32 @@ def test_large_and_broadcast_vectorised_path(rng):
     check_result(ga.add(ga.asarray(hb)[3:], 7), hb[3:] + np.int8(7), "add")
 
 
+@gpu_test
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.float16, np.complex128])
+def test_row_broadcast_path(rng, dtype):
+    # Rows of >= 128 elements: 16-byte loads where every operand is contiguous along the row
+    # (aligned at its start) or broadcast along it, the element loop otherwise. Row lengths
+    # that leave a tail, rows that start unaligned, a strided row, a row broadcast from a
+    # column, three operands with a bool condition.
+    def make(shape):
+        x = rng.standard_normal(shape) * 4
+        return (x.astype(dtype) if np.dtype(dtype).kind != "c"
+                else (x + 1j * rng.standard_normal(shape)).astype(dtype))
+    h, col, row = make((37, 1003)), make((37,)), make((1003,))
+    d, dcol, drow = ga.asarray(h), ga.asarray(col), ga.asarray(row)
+    check_result(ga.subtract(dcol[:, None], d), col[:, None] - h, "subtract")
+    check_result(ga.add(d, drow), h + row, "add")
+    check_result(ga.add(d[:, 1:], dcol[:, None]), h[:, 1:] + col[:, None], "add")
+    check_result(ga.multiply(d[:, ::2], drow[::2]), h[:, ::2] * row[::2], "multiply")
+    check_result(ga.subtract(d[::-1, 3:], drow[:-3]), h[::-1, 3:] - row[:-3], "subtract")
+    out = ga.empty((37, 1003), dtype=dtype)
+    ga.add(dcol[:, None], drow, out=out)
+    check_result(out, col[:, None] + row, "add")
+    cond = rng.standard_normal((37, 1003)) > 0
+    check_result(ga.where(ga.asarray(cond), dcol[:, None], d), np.where(cond, col[:, None], h),
+                 "where")
+
+
 # --- scalars (NEP 50) -----------------------------------------------------------------
 
 SCALAR_UFUNCS = ["add", "subtract", "multiply", "divide", "maximum", "less", "equal",
