@@ -112,6 +112,39 @@ template <class T> __device__ __forceinline__ T scalar_of(const unsigned char* p
   return *reinterpret_cast<const T*>(p);
 }
 
+// Vector c (V elements) of every operand from its base pointer (a broadcast operand gives
+// its one value, b0 or bin), op applied, stored as one vector: the body of the Vector mode
+// and of the Rows mode's vector rows.
+template <class L, class Out, int NIN, class In, class In0, class Op>
+__device__ __forceinline__ void vector_chunk(const Op& op, const EwArgs<NIN>& a, char* out,
+                                             const char* const (&in)[NIN],
+                                             const bool (&bcast)[NIN], In0 b0,
+                                             const In (&bin)[NIN > 1 ? NIN - 1 : 1],
+                                             int64_t c) {
+  constexpr int V = L::V;
+  VecOf<In0, V> v0;
+  VecOf<In, V> vin[NIN > 1 ? NIN - 1 : 1];
+  if (!a.is_scalar[0] && !bcast[0]) v0 = reinterpret_cast<const VecOf<In0, V>*>(in[0])[c];
+#pragma unroll
+  for (int k = 1; k < NIN; ++k)
+    if (!a.is_scalar[k] && !bcast[k])
+      vin[k - 1] = reinterpret_cast<const VecOf<In, V>*>(in[k])[c];
+  VecOf<Out, V> res;
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    res.v[j] = L::apply(op, [&](int k, auto tag) {
+      using T = decltype(tag);
+      if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+      if constexpr (std::is_same_v<T, In0>) {
+        if (k == 0) return bcast[0] ? b0 : v0.v[j];
+      }
+      if constexpr (std::is_same_v<T, In>) return bcast[k] ? bin[k - 1] : vin[k - 1].v[j];
+      else return T{};
+    });
+  }
+  reinterpret_cast<VecOf<Out, V>*>(out)[c] = res;
+}
+
 // One row of the Rows mode with 16-byte loads and stores, where every array operand is
 // contiguous along the row (16-byte aligned at the row's start) or broadcast along it
 // (stride 0, read once per row): x[:, None] - y and y + v then run at copy bandwidth,
@@ -148,31 +181,12 @@ __device__ __forceinline__ bool rows_vector_step(const Op& op, const EwArgs<NIN>
 #pragma unroll
     for (int k = 1; k < NIN; ++k)
       if (bcast[k]) bin[k - 1] = *reinterpret_cast<const In*>(a.s.data[k + 1] + off[k + 1]);
+    const char* in[NIN];
+#pragma unroll
+    for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1] + off[k + 1];
     const int64_t nv = inner / V;
-    for (int64_t c = threadIdx.x; c < nv; c += blockDim.x) {
-      VecOf<In0, V> v0;
-      VecOf<In, V> vin[NIN > 1 ? NIN - 1 : 1];
-      if (!a.is_scalar[0] && !bcast[0])
-        v0 = reinterpret_cast<const VecOf<In0, V>*>(a.s.data[1] + off[1])[c];
-#pragma unroll
-      for (int k = 1; k < NIN; ++k)
-        if (!a.is_scalar[k] && !bcast[k])
-          vin[k - 1] = reinterpret_cast<const VecOf<In, V>*>(a.s.data[k + 1] + off[k + 1])[c];
-      VecOf<Out, V> out;
-#pragma unroll
-      for (int j = 0; j < V; ++j) {
-        out.v[j] = L::apply(op, [&](int k, auto tag) {
-          using T = decltype(tag);
-          if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-          if constexpr (std::is_same_v<T, In0>) {
-            if (k == 0) return bcast[0] ? b0 : v0.v[j];
-          }
-          if constexpr (std::is_same_v<T, In>) return bcast[k] ? bin[k - 1] : vin[k - 1].v[j];
-          else return T{};
-        });
-      }
-      reinterpret_cast<VecOf<Out, V>*>(a.s.data[0] + off[0])[c] = out;
-    }
+    for (int64_t c = threadIdx.x; c < nv; c += blockDim.x)
+      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0] + off[0], in, bcast, b0, bin, c);
     for (int64_t j = nv * V + threadIdx.x; j < inner; j += blockDim.x) {
       reinterpret_cast<Out*>(a.s.data[0] + off[0])[j] = L::apply(op, [&](int k, auto tag) {
         using T = decltype(tag);
@@ -194,28 +208,14 @@ __global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
   if (a.mode == EwMode::Vector) {
     constexpr int V = L::V;
     const int64_t nv = n / V;
-    for (int64_t c = tid; c < nv; c += step) {
-      VecOf<In0, V> v0;
-      VecOf<In, V> vin[NIN > 1 ? NIN - 1 : 1];
-      if (!a.is_scalar[0]) v0 = reinterpret_cast<const VecOf<In0, V>*>(a.s.data[1])[c];
+    const char* in[NIN];
+    const bool none[NIN] = {};
+    const In0 b0{};
+    const In bin[NIN > 1 ? NIN - 1 : 1] = {};
 #pragma unroll
-      for (int k = 1; k < NIN; ++k)
-        if (!a.is_scalar[k]) vin[k - 1] = reinterpret_cast<const VecOf<In, V>*>(a.s.data[k + 1])[c];
-      VecOf<Out, V> out;
-#pragma unroll
-      for (int j = 0; j < V; ++j) {
-        out.v[j] = L::apply(op, [&](int k, auto tag) {
-          using T = decltype(tag);
-          if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-          if constexpr (std::is_same_v<T, In0>) {
-            if (k == 0) return v0.v[j];
-          }
-          if constexpr (std::is_same_v<T, In>) return vin[k - 1].v[j];
-          else return T{};
-        });
-      }
-      reinterpret_cast<VecOf<Out, V>*>(a.s.data[0])[c] = out;
-    }
+    for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1];
+    for (int64_t c = tid; c < nv; c += step)
+      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0], in, none, b0, bin, c);
     for (int64_t i = nv * V + tid; i < n; i += step) {
       reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
         using T = decltype(tag);
