@@ -60,8 +60,9 @@ def test_einsum_noncontiguous(rng):
 
 
 def test_einsum_row_dots(rng):
-    # Pairs with no free labels are one row pass of dots: views, rows longer than one
-    # chunk, a strided contracted label, and contracted labels that do not coalesce.
+    # Pairs with no free labels are one row pass of dots (contract_gemm's M = N = 1 route):
+    # views, rows longer than one chunk, a strided contracted label, and contracted labels
+    # that do not coalesce.
     for dtype in ("float32", "complex128", "float16"):
         a, b = data(rng, (40, 3000), dtype), data(rng, (40, 3000), dtype)
         ga, gb = gpuarr.asarray(a), gpuarr.asarray(b)

@@ -219,7 +219,7 @@ void breakdown(int64_t n) {
   auto mv = [&] {
     lu_blocked::apply_moves_kernel<T><<<(rest + 31) / 32, dim3(32, 8), 0, st>>>(W, n, 0, 0, B, n, moves);
   };
-  auto trsm = [&] { CK(lu_blocked::trsm_lower_unit(cb, B, rest, W, n, W + B * n)); };
+  auto trsm = [&] { CK(trsm_left(cb, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, B, rest, W, n, W + B * n, n)); };
   auto gemm = [&] { CK(lu_blocked::gemm_minus(cb, rest, rest, B, W + B, W + B * n, W + B + B * n, n)); };
   const float tp = timed(panel, 11), tm = timed(mv, 11), tt = timed(trsm, 11), tg = timed(gemm, 11);
   const float tall = timed([&] { panel(); mv(); trsm(); gemm(); }, 11);

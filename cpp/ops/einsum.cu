@@ -57,31 +57,6 @@ Term reduce_term(const Term& t, const std::set<int>& keep) {
   return Term{out, kept};
 }
 
-// Pairs with no free labels ('ij,ij->i': a dot per batch index) as one bandwidth-bound
-// row pass; as a batched GEMM of 1 x k by k x 1 products they ran at a fifth of bandwidth.
-// Inexact dtypes only (bool and integer dots keep the GEMM path's accumulation rules), and
-// only where the contracted labels coalesce to one stride in both operands.
-template <class Pick>
-bool dots_only(const Term& a, const Term& b, const std::vector<int>& batch,
-               const std::vector<int>& contracted, bool has_free, const Dims& bshape,
-               Dims kshape, const Pick& pick, Term* result) {
-  const DType t = a.view.dtype;
-  if (has_free || contracted.empty() || !(is_float(t) || is_complex(t))) return false;
-  const int64_t k = shape_size(kshape);
-  if (k == 0) return false;
-  std::vector<Dims> kst{pick(a, contracted, nullptr), pick(b, contracted, nullptr)};
-  coalesce_dims(kshape, kst);
-  if (kshape.size() > 1) return false;
-  NDArray out = empty_array(bshape, t, 'C');
-  if (out.size() > 0) {
-    const RowOperand x{a.view.data(), pick(a, batch, nullptr), kst[0].empty() ? 0 : kst[0][0]};
-    const RowOperand y{b.view.data(), pick(b, batch, nullptr), kst[1].empty() ? 0 : kst[1][0]};
-    row_reduce(RowOp::Dot, 0, t, t, bshape, k, x, &y, out.data(), out.strides, stream_for(out));
-  }
-  *result = Term{out, batch};
-  return true;
-}
-
 Term contract_pair(const Term& a, const Term& b, const std::set<int>& keep) {
   std::vector<int> batch, contracted, free_a, free_b;
   for (int l : a.labels) {
@@ -105,8 +80,6 @@ Term contract_pair(const Term& a, const Term& b, const std::set<int>& keep) {
   pick(a, free_a, &mshape);
   pick(a, contracted, &kshape);
   pick(b, free_b, &nshape);
-  const bool has_free = !free_a.empty() || !free_b.empty();
-  if (Term t; dots_only(a, b, batch, contracted, has_free, bshape, kshape, pick, &t)) return t;
   Dims out_shape = bshape;
   out_shape.insert(out_shape.end(), mshape.begin(), mshape.end());
   out_shape.insert(out_shape.end(), nshape.begin(), nshape.end());

@@ -11,6 +11,7 @@
 // costs a large part of a first det in a fresh process. Larger ones: cusolverDnXgetrf per
 // matrix, or for float32/float64 our blocked LU (ops/lu_blocked.cuh, faster at every n it
 // supports); inv then solves U X = L^-1 P^T I with two cuBLAS trsm, solve with Xgetrs.
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -303,15 +304,15 @@ bool inv_solve_with_getrs() {
 // applied in order to the rows of I, as getrs applies them to its right-hand side. Row k
 // then holds e_{sigma[k]}; sigma is built by one thread (the swaps are sequential) in
 // shared memory, or in `scratch` when n does not fit there.
-template <class T, class Piv>
-__global__ void permuted_identity_kernel(T* out, const Piv* piv, int64_t n, int* scratch) {
+template <class T>
+__global__ void permuted_identity_kernel(T* out, const int64_t* piv, int64_t n, int* scratch) {
   extern __shared__ int shared_sigma[];
   int* sigma = scratch ? scratch : shared_sigma;
   for (int64_t k = threadIdx.x; k < n; k += blockDim.x) sigma[k] = static_cast<int>(k);
   __syncthreads();
   if (threadIdx.x == 0) {
     for (int64_t k = 0; k < n; ++k) {
-      const int64_t p = static_cast<int64_t>(piv[k]) - 1;
+      const int64_t p = piv[k] - 1;
       if (p != k) {
         const int t = sigma[k];
         sigma[k] = sigma[p];
@@ -325,9 +326,10 @@ __global__ void permuted_identity_kernel(T* out, const Piv* piv, int64_t n, int*
 
 constexpr int64_t kSigmaSharedMaxN = 12288;  // 48 KB of int, the default shared-memory limit
 
-template <class T, class Piv>
-void launch_permuted_identity(char* out, const Piv* piv, int64_t n, cudaStream_t stream) {
-  GPUARR_CUDA_CHECK(cudaMemsetAsync(out, 0, static_cast<size_t>(n * n) * sizeof(T), stream));
+void launch_permuted_identity(DType t, char* out, const int64_t* piv, int64_t n,
+                              cudaStream_t stream) {
+  const size_t item = static_cast<size_t>(itemsize(t));
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(out, 0, static_cast<size_t>(n * n) * item, stream));
   std::shared_ptr<Memory> scratch;
   size_t shared = 0;
   if (n > kSigmaSharedMaxN) {
@@ -335,30 +337,18 @@ void launch_permuted_identity(char* out, const Piv* piv, int64_t n, cudaStream_t
   } else {
     shared = static_cast<size_t>(n) * sizeof(int);
   }
-  permuted_identity_kernel<T, Piv><<<1, 512, shared, stream>>>(
-      reinterpret_cast<T*>(out), piv, n, scratch ? static_cast<int*>(scratch->ptr()) : nullptr);
-  check_launch("permuted_identity_kernel");
-}
-
-cublasStatus_t trsm_left(cublasHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int n,
-                         const float* a, float* b) {
-  const float one = 1.0f;
-  return cublasStrsm(h, CUBLAS_SIDE_LEFT, uplo, CUBLAS_OP_N, diag, n, n, &one, a, n, b, n);
-}
-cublasStatus_t trsm_left(cublasHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int n,
-                         const double* a, double* b) {
-  const double one = 1.0;
-  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, uplo, CUBLAS_OP_N, diag, n, n, &one, a, n, b, n);
-}
-cublasStatus_t trsm_left(cublasHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int n,
-                         const cuComplex* a, cuComplex* b) {
-  const cuComplex one{1.0f, 0.0f};
-  return cublasCtrsm(h, CUBLAS_SIDE_LEFT, uplo, CUBLAS_OP_N, diag, n, n, &one, a, n, b, n);
-}
-cublasStatus_t trsm_left(cublasHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int n,
-                         const cuDoubleComplex* a, cuDoubleComplex* b) {
-  const cuDoubleComplex one{1.0, 0.0};
-  return cublasZtrsm(h, CUBLAS_SIDE_LEFT, uplo, CUBLAS_OP_N, diag, n, n, &one, a, n, b, n);
+  int* sigma = scratch ? static_cast<int*>(scratch->ptr()) : nullptr;
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
+      permuted_identity_kernel<T>
+          <<<1, 512, shared, stream>>>(reinterpret_cast<T*>(out), piv, n, sigma);
+      check_launch("permuted_identity_kernel");
+    } else {
+      throw TypeError("launch_permuted_identity: unsupported dtype");
+    }
+  });
 }
 
 // inv of one LU-factored matrix (column-major, cuSOLVER's int64 pivots) into out:
@@ -367,19 +357,16 @@ void inverse_from_lu(DType t, const char* lu, const int64_t* piv, int64_t n, cha
                      cudaStream_t stream) {
   check_int_range(n);
   cublasHandle_t h = cublas_handle(stream);
+  launch_permuted_identity(t, out, piv, n, stream);
   dispatch_lapack(t, [&](auto* tp) {
     using L = std::remove_pointer_t<decltype(tp)>;
-    using T = std::conditional_t<
-        std::is_same_v<L, float>, float,
-        std::conditional_t<std::is_same_v<L, double>, double,
-                           std::conditional_t<std::is_same_v<L, cuComplex>, complex64_t,
-                                              complex128_t>>>;
-    launch_permuted_identity<T, int64_t>(out, piv, n, stream);
     const L* a = reinterpret_cast<const L*>(lu);
     L* b = reinterpret_cast<L*>(out);
     const int ni = static_cast<int>(n);
-    GPUARR_CUBLAS_CHECK(trsm_left(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, ni, a, b));
-    GPUARR_CUBLAS_CHECK(trsm_left(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, ni, a, b));
+    GPUARR_CUBLAS_CHECK(
+        trsm_left(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, ni, ni, a, ni, b, ni));
+    GPUARR_CUBLAS_CHECK(
+        trsm_left(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, ni, ni, a, ni, b, ni));
   });
 }
 
@@ -418,14 +405,18 @@ OwnLuMode own_lu_mode() {
 // and dtype (it also sets the kernel's cluster attribute there).
 int64_t own_lu_max_n(DType t) {
   static std::mutex mu;
-  static std::vector<int> cache(2 * kMaxDevices, -1);
-  const int dev = current_device();
-  const int slot = 2 * dev + (t == DType::Float64 ? 1 : 0);
-  std::lock_guard<std::mutex> lock(mu);
-  if (cache[slot] < 0)
-    cache[slot] = t == DType::Float64 ? lu_blocked::configure_panel_kernel<double>()
-                                      : lu_blocked::configure_panel_kernel<float>();
-  return cache[slot];
+  static std::atomic<int> found[2 * kMaxDevices];  // the limit + 1; 0: not found yet
+  std::atomic<int>& slot = found[2 * current_device() + (t == DType::Float64 ? 1 : 0)];
+  int v = slot.load(std::memory_order_acquire);
+  if (v > 0) return v - 1;
+  std::lock_guard<std::mutex> lock(mu);  // configured once per slot, not locked per call
+  v = slot.load(std::memory_order_relaxed);
+  if (v == 0) {
+    v = 1 + (t == DType::Float64 ? lu_blocked::configure_panel_kernel<double>()
+                                 : lu_blocked::configure_panel_kernel<float>());
+    slot.store(v, std::memory_order_release);
+  }
+  return v - 1;
 }
 
 // swap_left: the L factor is used (inv, solve), not only U's diagonal and the pivots (det).

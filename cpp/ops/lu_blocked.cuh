@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ops/cublas_trsm.cuh"
 #include "runtime/cublas_handle.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -229,18 +230,6 @@ __global__ void apply_moves_kernel(T* a, int64_t lda, int64_t c0, int64_t c1, in
     if (in) column[moves[1 + 2 * s]] = buf[s][threadIdx.x];
 }
 
-// b = L^-1 b for the unit-lower L in a (m x m), b m x n; both with leading dimension lda.
-template <class T>
-cublasStatus_t trsm_lower_unit(cublasHandle_t h, int m, int n, const T* a, int64_t lda, T* b) {
-  const T one = 1;
-  const int ld = static_cast<int>(lda);
-  auto trsm = [] {
-    if constexpr (std::is_same_v<T, float>) return cublasStrsm; else return cublasDtrsm;
-  }();
-  return trsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, m, n,
-              &one, a, ld, b, ld);
-}
-
 // c -= a b (m x k times k x n), all with leading dimension lda.
 template <class T>
 cublasStatus_t gemm_minus(cublasHandle_t h, int m, int n, int k, const T* a, const T* b, T* c,
@@ -327,8 +316,9 @@ void factor(T* a, int64_t n, int64_t* piv, int* info, int* moves, bool swap_left
     if (w <= 0) return;
     T* l11 = a + k + k * lda;
     T* a12 = a + k + (k + kb) * lda;
-    cublas_check(trsm_lower_unit(handle, static_cast<int>(kb), static_cast<int>(w), l11, lda,
-                                 a12),
+    cublas_check(trsm_left(handle, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, static_cast<int>(kb),
+                           static_cast<int>(w), l11, static_cast<int>(lda), a12,
+                           static_cast<int>(lda)),
                  "cublas trsm (blocked LU)");
     if (n - k - kb > 0)
       cublas_check(gemm_minus(handle, static_cast<int>(n - k - kb), static_cast<int>(w),
