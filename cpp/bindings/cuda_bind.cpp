@@ -6,6 +6,7 @@
 
 #include "bindings/py_array.hpp"
 #include "core/errors.hpp"
+#include "runtime/deferred_work.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/memory_pool.hpp"
@@ -59,6 +60,7 @@ void bind_cuda(py::module_& m) {
   m.def("set_device", &set_device);
   m.def("device_synchronize", [] {
     require_device();
+    launch_all_deferred_work();
     py::gil_scoped_release release;
     GPUARR_CUDA_CHECK(cudaDeviceSynchronize());
   });
@@ -125,6 +127,7 @@ void bind_cuda(py::module_& m) {
           py::arg("event") = nullptr)
       .def("wait_event",
            [](const Stream& s, const Event& e) {
+             launch_all_deferred_work();
              GPUARR_CUDA_CHECK(cudaStreamWaitEvent(s.handle(), e.handle(), 0));
            })
       .def("use", [](std::shared_ptr<Stream> s) {

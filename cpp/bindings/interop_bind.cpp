@@ -18,6 +18,7 @@
 #include "core/errors.hpp"
 #include "core/interop.hpp"
 #include "ops/array_ops.hpp"
+#include "runtime/deferred_work.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/stream.hpp"
@@ -35,8 +36,11 @@ constexpr const char* kUsedLegacyName = "used_dltensor";
 class ForeignMemory final : public Memory {
  public:
   ForeignMemory(void* ptr, size_t nbytes, int device, std::function<void()> release)
-      : Memory(ptr, nbytes, device), release_(std::move(release)) {}
+      : Memory(ptr, nbytes, device), release_(std::move(release)) {
+    mark_shared_outside();  // the producer may write it at any time
+  }
   ~ForeignMemory() override {
+    forget_deferred_work();
     if (release_) {
       try {
         release_();
@@ -90,6 +94,7 @@ py::object wrap_foreign(char* first, DType dtype, Dims shape, Dims strides, int 
 // Makes `consumer` wait for the work enqueued so far on `producer` (same device), without
 // blocking the host. `producer`/`consumer` are raw handles (nullptr = legacy default).
 void order_streams(cudaStream_t producer, cudaStream_t consumer, int device) {
+  launch_all_deferred_work();  // "the work enqueued so far" includes deferred work
   auto norm = [](cudaStream_t s) { return s == nullptr ? cudaStreamLegacy : s; };
   if (norm(producer) == norm(consumer)) return;
   DeviceGuard guard(device);
@@ -158,6 +163,7 @@ void legacy_capsule_destructor(PyObject* capsule) {
 
 void fill_tensor(DLTensor& t, ExportContext& ctx) {
   const NDArray& a = ctx.array;
+  a.memory->mark_shared_outside();
   t.data = a.size() == 0 && a.memory->ptr() == nullptr ? nullptr : a.data();
   t.device = DLDevice{kDLCUDA, static_cast<int32_t>(a.device())};
   t.ndim = static_cast<int32_t>(a.ndim());
@@ -369,6 +375,7 @@ py::dict cai_export(const PyArray& self) {
   for (int64_t i = 0; i < a.ndim(); ++i) shape[i] = py::int_(a.shape[i]);
   d["shape"] = shape;
   d["typestr"] = typestr(a.dtype);
+  a.memory->mark_shared_outside();
   const uintptr_t ptr = a.size() == 0 ? 0 : reinterpret_cast<uintptr_t>(a.data());
   d["data"] = py::make_tuple(py::int_(ptr), false);
   if (a.c_contiguous()) {

@@ -97,6 +97,7 @@ void bind_ndarray(py::module_& m) {
                              })
       .def_property_readonly("data",
                              [](const PyArray& s) {
+                               s.a.memory->mark_shared_outside();
                                return MemoryPointer{reinterpret_cast<uintptr_t>(s.a.data()),
                                                     s.a.device()};
                              })

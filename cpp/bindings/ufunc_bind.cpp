@@ -12,6 +12,8 @@
 #include "core/errors.hpp"
 #include "core/promotion.hpp"
 #include "ops/array_ops.hpp"
+#include "ops/lazy_elementwise.hpp"
+#include "runtime/deferred_work.hpp"
 #include "ops/ufunc.hpp"
 #include "runtime/device.hpp"
 
@@ -184,6 +186,30 @@ py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, boo
   return make_owner(std::move(result));
 }
 
+// A pending result (ops/lazy_elementwise.hpp) when the call can be deferred: a deferrable
+// ufunc on a large float32/float64 problem whose operands need no conversion, and whose
+// eager result would be C-contiguous (the deferred one is).
+std::optional<NDArray> try_defer(const UfuncDef& u, const UfuncLoopTypes& loop,
+                                 const Operand* ops, const Dims& shape) {
+  const int64_t min_size = lazy_min_size();
+  if (min_size <= 0 || shape_size(shape) < min_size) return std::nullopt;
+  if (loop.out != DType::Float32 && loop.out != DType::Float64) return std::nullopt;
+  const std::optional<LazyOp> op = lazy_op_for(u.name);
+  if (!op) return std::nullopt;
+  LazyOperand operands[kMaxUfuncInputs];
+  for (int k = 0; k < u.nin; ++k) {
+    if (loop.in[k] != loop.out) return std::nullopt;
+    if (ops[k].kind == OperandKind::Array) {
+      const NDArray* a = ops[k].array;
+      if (a->dtype != loop.out || (a->shape == shape && !a->c_contiguous())) return std::nullopt;
+      operands[k].array = a;
+    } else {
+      scalar_to_bytes(ops[k], loop.out, operands[k].scalar);
+    }
+  }
+  return defer_elementwise(*op, loop.out, shape, operands, u.nin);
+}
+
 }  // namespace
 
 // Calls ufunc `u` on `nin` inputs. `out` is None or a gpuarr array.
@@ -304,6 +330,10 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
     device = current_device();
   }
   DeviceGuard guard(device);
+
+  if (!out_array && !where) {
+    if (auto deferred = try_defer(u, loop, ops, shape)) return make_owner(std::move(*deferred));
+  }
 
   // Inputs in the loop's types.
   NDArray converted[kMaxUfuncInputs];
@@ -705,6 +735,14 @@ GPUARR_BINDINGS(10) {
     const int i = resolve_ufunc_loop(u.signature(), promo, dtype_arg(dtype), Casting::SameKind);
     return loop_type_string(u.loop_types[i], u.nin);
   }, py::arg("name"), py::arg("operands"), py::arg("dtype") = py::none());
+  // Deferred elementwise work (ops/lazy_elementwise.hpp), for tests and benchmarks.
+  m.def("_set_lazy_min_size", &set_lazy_min_size, py::arg("n"));
+  m.def("_is_pending", [](py::handle a) {
+    return is_gpuarr_array(a) && deferred_producer(*as_array(a).a.memory) != nullptr;
+  });
+  m.def("_launch_pending", [](py::handle a) {
+    if (is_gpuarr_array(a)) (void)as_array(a).a.memory->ptr();
+  });
   m.def("_promote_types", [](py::handle a, py::handle b) {
     return numpy_dtype(promote_types(dtype_from_py(a), dtype_from_py(b)));
   });

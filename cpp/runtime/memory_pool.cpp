@@ -180,6 +180,7 @@ class PoolMemory final : public Memory {
              MemoryPool* pool, bool small)
       : Memory(ptr, nbytes, device), stream_(std::move(stream)), pool_(pool), small_(small) {}
   ~PoolMemory() override {
+    forget_deferred_work();
     pool_->deallocate(ptr_, nbytes_, stream_ ? stream_->handle() : nullptr, small_);
   }
 

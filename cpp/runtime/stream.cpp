@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/deferred_work.hpp"
 #include "runtime/device.hpp"
 #include "runtime/memory_pool.hpp"
 
@@ -41,7 +42,10 @@ Stream::~Stream() {
   if (owned_ && handle_) cudaStreamDestroy(handle_);
 }
 
-void Stream::synchronize() const { GPUARR_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
+void Stream::synchronize() const {
+  launch_all_deferred_work();
+  GPUARR_CUDA_CHECK(cudaStreamSynchronize(handle_));
+}
 
 bool Stream::done() const { return query_done(cudaStreamQuery(handle_), "cudaStreamQuery"); }
 
@@ -54,6 +58,9 @@ const std::shared_ptr<Stream>& current_stream_ptr(int device) {
 }
 
 std::shared_ptr<Stream> exchange_current_stream(int device, std::shared_ptr<Stream> s) {
+  // Deferred work goes to the stream that was current when it was deferred; launching it
+  // before the switch keeps its order against what the new stream is told to wait for.
+  launch_all_deferred_work();
   auto& slot = tls_current_streams[static_cast<size_t>(device)];
   std::swap(slot, s);
   return s;
@@ -70,6 +77,7 @@ Event::~Event() {
 }
 
 void Event::record(cudaStream_t stream) {
+  launch_all_deferred_work();  // an event marks everything enqueued so far
   GPUARR_CUDA_CHECK(cudaEventRecord(handle_, stream));
   recorded_ = true;
 }

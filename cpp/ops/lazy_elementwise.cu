@@ -1,0 +1,406 @@
+#include "ops/lazy_elementwise.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "ops/array_ops.hpp"
+#include "ops/strided.cuh"
+#include "runtime/deferred_work.hpp"
+#include "runtime/device.hpp"
+#include "runtime/stream.hpp"
+
+namespace gpuarr {
+namespace {
+
+// Limits of one fused expression (kernel parameters and registers).
+constexpr int kMaxLeaves = 8;
+constexpr int kMaxCode = 32;
+constexpr int kMaxConsts = 8;
+constexpr int kStackSlots = 4;
+constexpr int kMaxOuter = 3;     // dimensions besides the innermost, after coalescing
+constexpr int64_t kMinInner = 32;  // a shorter innermost extent leaves most lanes idle
+
+// Instructions of the postfix program. The code byte is kind * kStackSlots + slot: the slot
+// the result lands in (binary operations combine `slot` and `slot + 1`), so that the
+// kernel's stack lives in registers.
+enum Kind : uint8_t { kLeaf, kConst, kAdd, kSub, kMul, kDiv, kSqrt, kNeg, kSquare, kAbs };
+
+struct Instr {
+  uint8_t kind;
+  uint8_t arg;  // leaf or constant index
+};
+
+bool is_binary(uint8_t k) { return k >= kAdd && k <= kDiv; }
+
+Kind kind_of(LazyOp op) {
+  switch (op) {
+    case LazyOp::Add: return kAdd;
+    case LazyOp::Subtract: return kSub;
+    case LazyOp::Multiply: return kMul;
+    case LazyOp::Divide: return kDiv;
+    case LazyOp::Sqrt: return kSqrt;
+    case LazyOp::Negative: return kNeg;
+    case LazyOp::Square: return kSquare;
+    case LazyOp::Absolute: return kAbs;
+  }
+  return kAdd;
+}
+
+// ---- the kernel ---------------------------------------------------------------------
+
+enum LeafMode : int { kBroadcast, kVector, kStrided };
+
+struct LeafArg {
+  const char* base;
+  int64_t inner_stride;
+  int64_t outer_stride[kMaxOuter];
+  int mode;
+};
+
+template <class T>
+struct KernelArgs {
+  T* out;
+  int64_t inner;
+  int64_t rows;
+  int64_t outer_shape[kMaxOuter];  // padded with 1s in front
+  LeafArg leaf[kMaxLeaves];
+  T consts[kMaxConsts];
+  uint8_t code[kMaxCode];
+  uint8_t arg[kMaxCode];
+  int ncode;
+};
+
+// Each operation rounded on its own, as the eager kernels do (no contraction into FMA).
+__device__ inline float op_add(float x, float y) { return __fadd_rn(x, y); }
+__device__ inline double op_add(double x, double y) { return __dadd_rn(x, y); }
+__device__ inline float op_sub(float x, float y) { return __fsub_rn(x, y); }
+__device__ inline double op_sub(double x, double y) { return __dsub_rn(x, y); }
+__device__ inline float op_mul(float x, float y) { return __fmul_rn(x, y); }
+__device__ inline double op_mul(double x, double y) { return __dmul_rn(x, y); }
+__device__ inline float op_div(float x, float y) { return __fdiv_rn(x, y); }
+__device__ inline double op_div(double x, double y) { return __ddiv_rn(x, y); }
+__device__ inline float op_sqrt(float x) { return __fsqrt_rn(x); }
+__device__ inline double op_sqrt(double x) { return __dsqrt_rn(x); }
+__device__ inline float op_abs(float x) { return fabsf(x); }
+__device__ inline double op_abs(double x) { return fabs(x); }
+
+template <class T> struct Vec16;
+template <> struct Vec16<float> { using type = float4; };
+template <> struct Vec16<double> { using type = double2; };
+
+template <class T, int V, bool kVec>
+__device__ inline void load_leaf(const LeafArg& l, const int64_t (&c)[kMaxOuter], int64_t j0,
+                                 int64_t inner, T (&d)[V]) {
+  const char* row = l.base + c[0] * l.outer_stride[0] + c[1] * l.outer_stride[1] +
+                    c[2] * l.outer_stride[2];
+  if (l.mode == kBroadcast) {
+    const T x = *reinterpret_cast<const T*>(row);
+#pragma unroll
+    for (int i = 0; i < V; ++i) d[i] = x;
+  } else if (kVec && l.mode == kVector) {
+    const auto v = *reinterpret_cast<const typename Vec16<T>::type*>(row + j0 * int64_t(sizeof(T)));
+    std::memcpy(d, &v, sizeof(v));
+  } else {
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+      d[i] = (kVec || j0 + i < inner) ? *reinterpret_cast<const T*>(row + (j0 + i) * l.inner_stride)
+                                      : T(0);
+  }
+}
+
+#define GPUARR_LAZY_SLOT(K, S, D, E, BODY) \
+  case K * kStackSlots + S: {              \
+    auto& d = D;                           \
+    auto& e = E;                           \
+    (void)e;                               \
+    BODY;                                  \
+  } break;
+#define GPUARR_LAZY_CASES(K, BODY)         \
+  GPUARR_LAZY_SLOT(K, 0, s0, s1, BODY)     \
+  GPUARR_LAZY_SLOT(K, 1, s1, s2, BODY)     \
+  GPUARR_LAZY_SLOT(K, 2, s2, s3, BODY)     \
+  GPUARR_LAZY_SLOT(K, 3, s3, s3, BODY)
+#define GPUARR_LAZY_EACH(EXPR) \
+  _Pragma("unroll") for (int i = 0; i < V; ++i) d[i] = EXPR;
+
+// One thread computes V consecutive elements of a row: 16 bytes, loaded and stored as one
+// vector when every operand allows it.
+template <class T, bool kVec>
+__global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
+  constexpr int V = 16 / sizeof(T);
+  const int64_t items = (a.inner + V - 1) / V;
+  const int64_t item = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (item >= items) return;
+  const int64_t j0 = item * V;
+  for (int64_t row = blockIdx.y; row < a.rows; row += gridDim.y) {
+    int64_t c[kMaxOuter] = {0, 0, row};
+    if (a.outer_shape[0] != 1 || a.outer_shape[1] != 1) {
+      c[2] = row % a.outer_shape[2];
+      const int64_t t = row / a.outer_shape[2];
+      c[1] = t % a.outer_shape[1];
+      c[0] = t / a.outer_shape[1];
+    }
+    T s0[V], s1[V], s2[V], s3[V];
+    for (int pc = 0; pc < a.ncode; ++pc) {
+      const int arg = a.arg[pc];
+      switch (a.code[pc]) {
+        GPUARR_LAZY_CASES(kLeaf, (load_leaf<T, V, kVec>(a.leaf[arg], c, j0, a.inner, d)))
+        GPUARR_LAZY_CASES(kConst, GPUARR_LAZY_EACH(a.consts[arg]))
+        GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(op_add(d[i], e[i])))
+        GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(op_sub(d[i], e[i])))
+        GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(op_mul(d[i], e[i])))
+        GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(op_div(d[i], e[i])))
+        GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(op_sqrt(d[i])))
+        GPUARR_LAZY_CASES(kNeg, GPUARR_LAZY_EACH(-d[i]))
+        GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(op_mul(d[i], d[i])))
+        GPUARR_LAZY_CASES(kAbs, GPUARR_LAZY_EACH(op_abs(d[i])))
+        default: break;
+      }
+    }
+    T* out = a.out + row * a.inner + j0;
+    if (kVec) {
+      typename Vec16<T>::type v;
+      std::memcpy(&v, s0, sizeof(v));
+      *reinterpret_cast<typename Vec16<T>::type*>(out) = v;
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+        if (j0 + i < a.inner) out[i] = s0[i];
+    }
+  }
+}
+
+#undef GPUARR_LAZY_EACH
+#undef GPUARR_LAZY_CASES
+#undef GPUARR_LAZY_SLOT
+
+// ---- the pending expression -----------------------------------------------------------
+
+// The operands' layout over `shape` after coalescing: the output (C order) first, then
+// each leaf. Empty when the kernel cannot index it.
+std::vector<Dims> coalesced_layout(const Dims& shape, int64_t itemsize,
+                                   const std::vector<NDArray>& leaves, Dims& launch_shape) {
+  std::vector<Dims> strides;
+  strides.push_back(contiguous_strides(shape, itemsize, 'C'));
+  for (const NDArray& l : leaves) strides.push_back(l.strides);
+  launch_shape = shape;
+  coalesce_dims(launch_shape, strides);
+  if (launch_shape.empty() || launch_shape.size() > size_t(kMaxOuter + 1) ||
+      launch_shape.back() < kMinInner)
+    return {};
+  return strides;
+}
+
+class LazyElementwise final : public DeferredWork {
+ public:
+  DType dtype = DType::Float32;
+  Dims shape;
+  std::vector<NDArray> leaves;  // each with `shape` and strides broadcast to it
+  std::vector<Instr> code;
+  std::vector<std::array<unsigned char, 8>> consts;
+  std::shared_ptr<Stream> stream;  // null: the legacy default stream
+  int device = 0;
+
+  void launch(void* output) override {
+    DeviceGuard guard(device);
+    if (dtype == DType::Float32) run<float>(static_cast<float*>(output));
+    else run<double>(static_cast<double*>(output));
+    leaves.clear();  // the inputs may be freed now, in stream order
+  }
+
+ private:
+  template <class T>
+  void run(T* out) {
+    Dims s;
+    std::vector<Dims> strides = coalesced_layout(shape, sizeof(T), leaves, s);
+    KernelArgs<T> a{};
+    a.out = out;
+    a.inner = s.back();
+    a.rows = 1;
+    const int nouter = static_cast<int>(s.size()) - 1;
+    for (int k = 0; k < kMaxOuter; ++k) {
+      const int d = k - (kMaxOuter - nouter);
+      a.outer_shape[k] = d >= 0 ? s[d] : 1;
+      a.rows *= a.outer_shape[k];
+    }
+    bool vec = a.inner % (16 / int64_t(sizeof(T))) == 0 &&
+               reinterpret_cast<uintptr_t>(out) % 16 == 0;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const Dims& st = strides[i + 1];
+      LeafArg& l = a.leaf[i];
+      l.base = leaves[i].data();  // launches the work that writes it, if any
+      l.inner_stride = st.back();
+      bool outer_aligned = reinterpret_cast<uintptr_t>(l.base) % 16 == 0;
+      for (int k = 0; k < kMaxOuter; ++k) {
+        const int d = k - (kMaxOuter - nouter);
+        l.outer_stride[k] = d >= 0 ? st[d] : 0;
+        outer_aligned = outer_aligned && l.outer_stride[k] % 16 == 0;
+      }
+      l.mode = l.inner_stride == 0 ? kBroadcast
+               : (l.inner_stride == int64_t(sizeof(T)) && outer_aligned) ? kVector
+                                                                        : kStrided;
+    }
+    for (size_t i = 0; i < consts.size(); ++i) std::memcpy(&a.consts[i], consts[i].data(), sizeof(T));
+    a.ncode = static_cast<int>(code.size());
+    int depth = 0;
+    for (size_t pc = 0; pc < code.size(); ++pc) {
+      const uint8_t k = code[pc].kind;
+      int slot;
+      if (k == kLeaf || k == kConst) slot = depth++;
+      else if (is_binary(k)) slot = --depth - 1;
+      else slot = depth - 1;
+      a.code[pc] = static_cast<uint8_t>(k * kStackSlots + slot);
+      a.arg[pc] = code[pc].arg;
+    }
+    constexpr int V = 16 / sizeof(T);
+    const int64_t items = (a.inner + V - 1) / V;
+    const unsigned threads = 256;
+    const dim3 grid(static_cast<unsigned>((items + threads - 1) / threads),
+                    static_cast<unsigned>(std::min<int64_t>(a.rows, 65535)));
+    const cudaStream_t st = stream ? stream->handle() : nullptr;
+    if (vec) lazy_elementwise_kernel<T, true><<<grid, threads, 0, st>>>(a);
+    else lazy_elementwise_kernel<T, false><<<grid, threads, 0, st>>>(a);
+    check_launch("lazy_elementwise_kernel");
+  }
+};
+
+std::atomic<int64_t>& min_size_slot() {
+  static std::atomic<int64_t> v{[] {
+    const char* e = std::getenv("GPUARR_LAZY_MIN_SIZE");
+    if (!e || !*e) return int64_t(1) << 20;
+    return static_cast<int64_t>(std::strtoll(e, nullptr, 10));
+  }()};
+  return v;
+}
+
+bool same_leaf(const NDArray& a, const NDArray& b) {
+  return a.memory == b.memory && a.offset == b.offset && a.strides == b.strides;
+}
+
+// Appends `x` (broadcast to `shape`) as a leaf of `node`; its index, or -1 past the limit.
+int add_leaf(LazyElementwise& node, NDArray x, const Dims& shape) {
+  if (x.shape != shape) {
+    x.strides = broadcast_strides(x.shape, x.strides, shape);
+    x.shape = shape;
+  }
+  for (size_t i = 0; i < node.leaves.size(); ++i)
+    if (same_leaf(node.leaves[i], x)) return static_cast<int>(i);
+  if (node.leaves.size() >= size_t(kMaxLeaves)) return -1;
+  node.leaves.push_back(std::move(x));
+  return static_cast<int>(node.leaves.size()) - 1;
+}
+
+int add_const(LazyElementwise& node, const unsigned char* bytes) {
+  if (node.consts.size() >= size_t(kMaxConsts)) return -1;
+  std::array<unsigned char, 8> c{};
+  std::memcpy(c.data(), bytes, itemsize(node.dtype));
+  node.consts.push_back(c);
+  return static_cast<int>(node.consts.size()) - 1;
+}
+
+// The pending expression that `x` is the whole result of, if any.
+std::shared_ptr<LazyElementwise> pending_expression(const NDArray& x) {
+  auto p = std::dynamic_pointer_cast<LazyElementwise>(deferred_producer(*x.memory));
+  if (!p || x.offset != 0 || x.dtype != p->dtype || x.shape != p->shape ||
+      x.strides != contiguous_strides(p->shape, x.itemsize(), 'C'))
+    return nullptr;
+  return p;
+}
+
+// Appends operand `o`'s program to `node`: a pending operand's own expression, else a leaf
+// or a constant. False past the limits.
+bool append_operand(LazyElementwise& node, const LazyOperand& o, const Dims& shape) {
+  if (!o.array) {
+    const int c = add_const(node, o.scalar);
+    if (c < 0) return false;
+    node.code.push_back({kConst, static_cast<uint8_t>(c)});
+    return true;
+  }
+  if (auto p = pending_expression(*o.array)) {
+    std::vector<int> leaf_map, const_map;
+    for (const NDArray& l : p->leaves) {
+      const int i = add_leaf(node, l, shape);
+      if (i < 0) return false;
+      leaf_map.push_back(i);
+    }
+    for (const auto& c : p->consts) {
+      const int i = add_const(node, c.data());
+      if (i < 0) return false;
+      const_map.push_back(i);
+    }
+    for (Instr in : p->code) {
+      if (in.kind == kLeaf) in.arg = static_cast<uint8_t>(leaf_map[in.arg]);
+      else if (in.kind == kConst) in.arg = static_cast<uint8_t>(const_map[in.arg]);
+      node.code.push_back(in);
+    }
+    return true;
+  }
+  // Memory others may write outside gpuarr's stream order cannot be read later.
+  if (o.array->memory->shared_outside()) return false;
+  const int i = add_leaf(node, *o.array, shape);
+  if (i < 0) return false;
+  node.code.push_back({kLeaf, static_cast<uint8_t>(i)});
+  return true;
+}
+
+// The deepest the program's stack gets.
+int stack_depth(const std::vector<Instr>& code) {
+  int depth = 0, most = 0;
+  for (const Instr& in : code) {
+    if (in.kind == kLeaf || in.kind == kConst) ++depth;
+    else if (is_binary(in.kind)) --depth;
+    most = std::max(most, depth);
+  }
+  return most;
+}
+
+}  // namespace
+
+std::optional<LazyOp> lazy_op_for(const char* name) {
+  static const std::pair<const char*, LazyOp> table[] = {
+      {"add", LazyOp::Add},           {"subtract", LazyOp::Subtract},
+      {"multiply", LazyOp::Multiply}, {"divide", LazyOp::Divide},
+      {"true_divide", LazyOp::Divide}, {"sqrt", LazyOp::Sqrt},
+      {"negative", LazyOp::Negative}, {"square", LazyOp::Square},
+      {"absolute", LazyOp::Absolute}};
+  for (const auto& [n, op] : table)
+    if (!std::strcmp(n, name)) return op;
+  return std::nullopt;
+}
+
+int64_t lazy_min_size() { return min_size_slot().load(std::memory_order_relaxed); }
+
+int64_t set_lazy_min_size(int64_t n) { return min_size_slot().exchange(n); }
+
+std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
+                                         const LazyOperand* operands, int nin) {
+  const int64_t min_size = lazy_min_size();
+  if (min_size <= 0 || (t != DType::Float32 && t != DType::Float64)) return std::nullopt;
+  const int64_t size = shape_size(shape);
+  if (size < min_size || size == 0) return std::nullopt;
+  auto node = std::make_shared<LazyElementwise>();
+  node->dtype = t;
+  node->shape = shape;
+  for (int k = 0; k < nin; ++k)
+    if (!append_operand(*node, operands[k], shape)) return std::nullopt;
+  node->code.push_back({static_cast<uint8_t>(kind_of(op)), 0});
+  if (node->code.size() > size_t(kMaxCode) || stack_depth(node->code) > kStackSlots)
+    return std::nullopt;
+  Dims launch_shape;
+  if (coalesced_layout(shape, itemsize(t), node->leaves, launch_shape).empty())
+    return std::nullopt;
+  node->device = current_device();
+  node->stream = current_stream_ptr(node->device);
+  NDArray result = empty_array(shape, t, 'C');
+  std::vector<std::shared_ptr<Memory>> inputs;
+  for (const NDArray& l : node->leaves) inputs.push_back(l.memory);
+  defer_work(result.memory, std::move(node), inputs);
+  return result;
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,38 @@
+// Deferred elementwise arithmetic: on large float32/float64 arrays, `+ - * /`, sqrt,
+// negative, square and absolute return a pending array; an operation on pending operands
+// folds their expressions into its own, and the whole expression runs as one pass over
+// memory when its result is first needed (runtime/deferred_work.hpp says when that is).
+// The fused pass rounds each operation as its own kernel would, so results are bitwise
+// those of eager evaluation.
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "ops/ndarray.hpp"
+
+namespace gpuarr {
+
+enum class LazyOp : uint8_t { Add, Subtract, Multiply, Divide, Sqrt, Negative, Square, Absolute };
+
+// The deferrable operation of ufunc `name`, if any.
+std::optional<LazyOp> lazy_op_for(const char* name);
+
+// One input: an array of the loop's dtype, or a scalar already converted to it.
+struct LazyOperand {
+  const NDArray* array = nullptr;
+  alignas(16) unsigned char scalar[16] = {};
+};
+
+// A pending result of `op` over `operands` (dtype `t`, broadcast to `shape`), or nullopt
+// when the operation should run now: too small, a dtype or layout the fused pass does not
+// take, an expression past its limits, or an input whose memory is shared outside gpuarr.
+std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
+                                         const LazyOperand* operands, int nin);
+
+// Arrays below this many elements run eagerly (a pending node costs host time that only a
+// saved pass over memory repays). Default 2^20, or GPUARR_LAZY_MIN_SIZE; <= 0 turns
+// deferral off.
+int64_t lazy_min_size();
+int64_t set_lazy_min_size(int64_t n);  // returns the previous value
+
+}  // namespace gpuarr
