@@ -146,8 +146,14 @@ def test_too_many_leaves_still_correct(lazy, rng):
 
 
 def test_small_arrays_run_eagerly_by_default(rng):
-    x = gpuarr.asarray(host(rng, (100,), np.float32))
-    assert not pending(x + x)
+    old = _core._set_lazy_min_size(2**20)    # the default (the suite may run with another)
+    try:
+        x = gpuarr.asarray(host(rng, (100,), np.float32))
+        assert not pending(x + x)
+        y = gpuarr.asarray(host(rng, (1024, 1024), np.float32))
+        assert pending(y + y)
+    finally:
+        _core._set_lazy_min_size(old)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float16, np.complex64, np.bool_])

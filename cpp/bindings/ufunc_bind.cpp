@@ -197,11 +197,19 @@ std::optional<NDArray> try_defer(const UfuncDef& u, const UfuncLoopTypes& loop,
   const std::optional<LazyOp> op = lazy_op_for(u.name);
   if (!op) return std::nullopt;
   LazyOperand operands[kMaxUfuncInputs];
+  bool layout_known = false;
   for (int k = 0; k < u.nin; ++k) {
     if (loop.in[k] != loop.out) return std::nullopt;
     if (ops[k].kind == OperandKind::Array) {
       const NDArray* a = ops[k].array;
-      if (a->dtype != loop.out || (a->shape == shape && !a->c_contiguous())) return std::nullopt;
+      if (a->dtype != loop.out) return std::nullopt;
+      if (!layout_known && a->shape == shape && !a->c_contiguous()) {
+        // The eager result follows this operand's memory order (order 'K').
+        layout_known = true;
+        if (a->f_contiguous() || strides_like(shape, a->strides, itemsize(loop.out)) !=
+                                     contiguous_strides(shape, itemsize(loop.out), 'C'))
+          return std::nullopt;
+      }
       operands[k].array = a;
     } else {
       scalar_to_bytes(ops[k], loop.out, operands[k].scalar);
