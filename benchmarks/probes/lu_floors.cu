@@ -7,15 +7,7 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <curand.h>
-#define CK(x) do { auto s_ = (x); if ((int)s_ != 0) { printf("fail %s: %d\n", #x, (int)s_); exit(1);} } while (0)
-cudaStream_t st;
-float timed(std::function<void()> f, int reps) {
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  f(); cudaStreamSynchronize(st);
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) { cudaEventRecord(a, st); f(); cudaEventRecord(b, st); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-  std::sort(t.begin(), t.end()); return t[t.size() / 2];
-}
+#include "probe_timing.cuh"
 int main() {
   cudaStreamCreate(&st);
   cublasHandle_t cb; CK(cublasCreate(&cb)); cublasSetStream(cb, st);

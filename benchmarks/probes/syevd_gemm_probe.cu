@@ -13,15 +13,7 @@
 #include <cublasLt.h>
 #include <cusolverDn.h>
 #include <curand.h>
-#define CK(x) do { auto s_ = (x); if ((int)s_ != 0) { printf("fail %s: %d\n", #x, (int)s_); exit(1);} } while (0)
-cudaStream_t st;
-float timed(std::function<void()> f, int reps) {
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  f(); cudaStreamSynchronize(st);
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) { cudaEventRecord(a, st); f(); cudaEventRecord(b, st); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-  std::sort(t.begin(), t.end()); return t[t.size() / 2];
-}
+#include "probe_timing.cuh"
 __global__ void symmetrize(double* a, int64_t n) {
   int64_t i = blockIdx.y, j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (j < i && i < n) a[j * n + i] = a[i * n + j];

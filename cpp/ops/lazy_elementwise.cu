@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ops/array_ops.hpp"
+#include "ops/rounded_arith.cuh"
 #include "ops/strided.cuh"
 #include "runtime/deferred_work.hpp"
 #include "runtime/device.hpp"
@@ -75,17 +76,7 @@ struct KernelArgs {
   int ncode;
 };
 
-// Each operation rounded on its own, as the eager kernels do (no contraction into FMA).
-__device__ inline float op_add(float x, float y) { return __fadd_rn(x, y); }
-__device__ inline double op_add(double x, double y) { return __dadd_rn(x, y); }
-__device__ inline float op_sub(float x, float y) { return __fsub_rn(x, y); }
-__device__ inline double op_sub(double x, double y) { return __dsub_rn(x, y); }
-__device__ inline float op_mul(float x, float y) { return __fmul_rn(x, y); }
-__device__ inline double op_mul(double x, double y) { return __dmul_rn(x, y); }
-__device__ inline float op_div(float x, float y) { return __fdiv_rn(x, y); }
-__device__ inline double op_div(double x, double y) { return __ddiv_rn(x, y); }
-__device__ inline float op_sqrt(float x) { return __fsqrt_rn(x); }
-__device__ inline double op_sqrt(double x) { return __dsqrt_rn(x); }
+// Each operation rounded on its own, as the eager kernels do (rounded_arith.cuh).
 __device__ inline float op_abs(float x) { return fabsf(x); }
 __device__ inline double op_abs(double x) { return fabs(x); }
 
@@ -151,13 +142,13 @@ __global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
       switch (a.code[pc]) {
         GPUARR_LAZY_CASES(kLeaf, (load_leaf<T, V, kVec>(a.leaf[arg], c, j0, a.inner, d)))
         GPUARR_LAZY_CASES(kConst, GPUARR_LAZY_EACH(a.consts[arg]))
-        GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(op_add(d[i], e[i])))
-        GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(op_sub(d[i], e[i])))
-        GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(op_mul(d[i], e[i])))
-        GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(op_div(d[i], e[i])))
-        GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(op_sqrt(d[i])))
+        GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(rn_add(d[i], e[i])))
+        GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(rn_sub(d[i], e[i])))
+        GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(rn_mul(d[i], e[i])))
+        GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(rn_div(d[i], e[i])))
+        GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(rn_sqrt(d[i])))
         GPUARR_LAZY_CASES(kNeg, GPUARR_LAZY_EACH(-d[i]))
-        GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(op_mul(d[i], d[i])))
+        GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(rn_mul(d[i], d[i])))
         GPUARR_LAZY_CASES(kAbs, GPUARR_LAZY_EACH(op_abs(d[i])))
         default: break;
       }

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "ops/array_ops.hpp"
+#include "ops/rounded_arith.cuh"
 #include "ops/sort_common.cuh"
 #include "ops/sorting.hpp"
 
@@ -14,16 +15,8 @@ namespace {
 
 using namespace sortdev;
 
-// Arithmetic in C with NumPy's rounding (float16: computed in float, rounded each time).
-// NumPy's _lerp rounds the product diff_b_a * t before the add/subtract; nvcc would
-// contract a + d * t into one FMA (one rounding), which differed from NumPy by an ulp on
-// the H100. The _rn intrinsics are never contracted.
-__device__ __forceinline__ float rn_add(float a, float b) { return __fadd_rn(a, b); }
-__device__ __forceinline__ float rn_sub(float a, float b) { return __fsub_rn(a, b); }
-__device__ __forceinline__ float rn_mul(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ double rn_add(double a, double b) { return __dadd_rn(a, b); }
-__device__ __forceinline__ double rn_sub(double a, double b) { return __dsub_rn(a, b); }
-__device__ __forceinline__ double rn_mul(double a, double b) { return __dmul_rn(a, b); }
+// Arithmetic in C with NumPy's rounding (float16: computed in float, rounded each time):
+// NumPy's _lerp rounds the product diff_b_a * t before the add/subtract (rounded_arith.cuh).
 
 template <class C>
 struct Arith {

@@ -1,0 +1,18 @@
+// What the probes share: a status check that stops the probe, and the median GPU time of a
+// callable on the probe's stream `st` (one untimed call first).
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+#include <cuda_runtime.h>
+#define CK(x) do { auto s_ = (x); if ((int)s_ != 0) { printf("fail %s: %d\n", #x, (int)s_); exit(1);} } while (0)
+inline cudaStream_t st;
+inline float timed(std::function<void()> f, int reps) {
+  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+  f(); cudaStreamSynchronize(st);
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) { cudaEventRecord(a, st); f(); cudaEventRecord(b, st); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
+  std::sort(t.begin(), t.end()); return t[t.size() / 2];
+}
