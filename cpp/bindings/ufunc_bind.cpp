@@ -191,9 +191,7 @@ py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, boo
 // eager result would be C-contiguous (the deferred one is).
 std::optional<NDArray> try_defer(const UfuncDef& u, const UfuncLoopTypes& loop,
                                  const Operand* ops, const Dims& shape) {
-  const int64_t min_size = lazy_min_size();
-  if (min_size <= 0 || shape_size(shape) < min_size) return std::nullopt;
-  if (loop.out != DType::Float32 && loop.out != DType::Float64) return std::nullopt;
+  if (!lazy_candidate(loop.out, shape_size(shape))) return std::nullopt;
   const std::optional<LazyOp> op = lazy_op_for(u.name);
   if (!op) return std::nullopt;
   LazyOperand operands[kMaxUfuncInputs];

@@ -172,19 +172,20 @@ __global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
 
 // ---- the pending expression -----------------------------------------------------------
 
-// The operands' layout over `shape` after coalescing: the output (C order) first, then
-// each leaf. Empty when the kernel cannot index it.
-std::vector<Dims> coalesced_layout(const Dims& shape, int64_t itemsize,
-                                   const std::vector<NDArray>& leaves, Dims& launch_shape) {
-  std::vector<Dims> strides;
-  strides.push_back(contiguous_strides(shape, itemsize, 'C'));
-  for (const NDArray& l : leaves) strides.push_back(l.strides);
-  launch_shape = shape;
-  coalesce_dims(launch_shape, strides);
-  if (launch_shape.empty() || launch_shape.size() > size_t(kMaxOuter + 1) ||
-      launch_shape.back() < kMinInner)
-    return {};
-  return strides;
+// The stack slot each instruction's result lands in (the kernel's register), and the
+// deepest the stack gets.
+int stack_slots(const std::vector<Instr>& code, uint8_t* slots) {
+  int depth = 0, most = 0;
+  for (size_t pc = 0; pc < code.size(); ++pc) {
+    const uint8_t k = code[pc].kind;
+    int slot;
+    if (k == kLeaf || k == kConst) slot = depth++;
+    else if (is_binary(k)) slot = --depth - 1;
+    else slot = depth - 1;
+    most = std::max(most, depth);
+    if (slots) slots[pc] = static_cast<uint8_t>(slot);
+  }
+  return most;
 }
 
 class LazyElementwise final : public DeferredWork {
@@ -196,6 +197,20 @@ class LazyElementwise final : public DeferredWork {
   std::vector<std::array<unsigned char, 8>> consts;
   std::shared_ptr<Stream> stream;  // null: the legacy default stream
   int device = 0;
+  // The launch layout, coalesced once: its shape, then one stride vector for the output
+  // (C order) and one per leaf.
+  Dims launch_shape;
+  std::vector<Dims> launch_strides;
+
+  // Coalesces the layout; false when the kernel cannot index it.
+  bool plan_launch() {
+    launch_strides.assign(1, contiguous_strides(shape, itemsize(dtype), 'C'));
+    for (const NDArray& l : leaves) launch_strides.push_back(l.strides);
+    launch_shape = shape;
+    coalesce_dims(launch_shape, launch_strides);
+    return !launch_shape.empty() && launch_shape.size() <= size_t(kMaxOuter + 1) &&
+           launch_shape.back() >= kMinInner;
+  }
 
   void launch(void* output) override {
     DeviceGuard guard(device);
@@ -207,8 +222,8 @@ class LazyElementwise final : public DeferredWork {
  private:
   template <class T>
   void run(T* out) {
-    Dims s;
-    std::vector<Dims> strides = coalesced_layout(shape, sizeof(T), leaves, s);
+    const Dims& s = launch_shape;
+    const std::vector<Dims>& strides = launch_strides;
     KernelArgs<T> a{};
     a.out = out;
     a.inner = s.back();
@@ -238,14 +253,10 @@ class LazyElementwise final : public DeferredWork {
     }
     for (size_t i = 0; i < consts.size(); ++i) std::memcpy(&a.consts[i], consts[i].data(), sizeof(T));
     a.ncode = static_cast<int>(code.size());
-    int depth = 0;
+    uint8_t slots[kMaxCode];
+    stack_slots(code, slots);
     for (size_t pc = 0; pc < code.size(); ++pc) {
-      const uint8_t k = code[pc].kind;
-      int slot;
-      if (k == kLeaf || k == kConst) slot = depth++;
-      else if (is_binary(k)) slot = --depth - 1;
-      else slot = depth - 1;
-      a.code[pc] = static_cast<uint8_t>(k * kStackSlots + slot);
+      a.code[pc] = static_cast<uint8_t>(code[pc].kind * kStackSlots + slots[pc]);
       a.arg[pc] = code[pc].arg;
     }
     constexpr int V = 16 / sizeof(T);
@@ -339,17 +350,6 @@ bool append_operand(LazyElementwise& node, const LazyOperand& o, const Dims& sha
   return true;
 }
 
-// The deepest the program's stack gets.
-int stack_depth(const std::vector<Instr>& code) {
-  int depth = 0, most = 0;
-  for (const Instr& in : code) {
-    if (in.kind == kLeaf || in.kind == kConst) ++depth;
-    else if (is_binary(in.kind)) --depth;
-    most = std::max(most, depth);
-  }
-  return most;
-}
-
 }  // namespace
 
 std::optional<LazyOp> lazy_op_for(const char* name) {
@@ -364,27 +364,24 @@ std::optional<LazyOp> lazy_op_for(const char* name) {
   return std::nullopt;
 }
 
-int64_t lazy_min_size() { return min_size_slot().load(std::memory_order_relaxed); }
+bool lazy_candidate(DType t, int64_t size) {
+  const int64_t min_size = min_size_slot().load(std::memory_order_relaxed);
+  return min_size > 0 && size >= min_size && (t == DType::Float32 || t == DType::Float64);
+}
 
 int64_t set_lazy_min_size(int64_t n) { return min_size_slot().exchange(n); }
 
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
                                          const LazyOperand* operands, int nin) {
-  const int64_t min_size = lazy_min_size();
-  if (min_size <= 0 || (t != DType::Float32 && t != DType::Float64)) return std::nullopt;
-  const int64_t size = shape_size(shape);
-  if (size < min_size || size == 0) return std::nullopt;
   auto node = std::make_shared<LazyElementwise>();
   node->dtype = t;
   node->shape = shape;
   for (int k = 0; k < nin; ++k)
     if (!append_operand(*node, operands[k], shape)) return std::nullopt;
   node->code.push_back({static_cast<uint8_t>(kind_of(op)), 0});
-  if (node->code.size() > size_t(kMaxCode) || stack_depth(node->code) > kStackSlots)
+  if (node->code.size() > size_t(kMaxCode) || stack_slots(node->code, nullptr) > kStackSlots)
     return std::nullopt;
-  Dims launch_shape;
-  if (coalesced_layout(shape, itemsize(t), node->leaves, launch_shape).empty())
-    return std::nullopt;
+  if (!node->plan_launch()) return std::nullopt;
   node->device = current_device();
   node->stream = current_stream_ptr(node->device);
   NDArray result = empty_array(shape, t, 'C');

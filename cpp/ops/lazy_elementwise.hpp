@@ -23,16 +23,20 @@ struct LazyOperand {
   alignas(16) unsigned char scalar[16] = {};
 };
 
-// A pending result of `op` over `operands` (dtype `t`, broadcast to `shape`), or nullopt
-// when the operation should run now: too small, a dtype or layout the fused pass does not
-// take, an expression past its limits, or an input whose memory is shared outside gpuarr.
+// Whether a result of dtype `t` and `size` elements may be deferred: float32/float64 of at
+// least the minimum size below. The cheap gate, checked before anything else is built.
+bool lazy_candidate(DType t, int64_t size);
+
+// A pending result of `op` over `operands` (dtype `t`, broadcast to `shape`; the caller
+// checked lazy_candidate), or nullopt when the operation should run now: a layout the
+// fused pass cannot index, an expression past its limits, or an input whose memory is
+// shared outside gpuarr.
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
                                          const LazyOperand* operands, int nin);
 
-// Arrays below this many elements run eagerly (a pending node costs host time that only a
+// The minimum size: arrays below this many elements run eagerly (a pending node costs host time that only a
 // saved pass over memory repays). Default 2^20, or GPUARR_LAZY_MIN_SIZE; <= 0 turns
 // deferral off.
-int64_t lazy_min_size();
 int64_t set_lazy_min_size(int64_t n);  // returns the previous value
 
 }  // namespace gpuarr
