@@ -1,5 +1,5 @@
 """Arithmetic operators of gpuarr.ndarray run through number slots that call C++ directly
-(only with GPUARR_FAST_OPERATOR_SLOTS=1; by default CPython's generic slots call __add__/__radd__).
+(unless GPUARR_FAST_OPERATOR_SLOTS=0, where CPython's generic slots call __add__/__radd__).
 Both ways must give the same answers, errors and NotImplemented fallbacks."""
 
 import operator
@@ -26,9 +26,28 @@ IOPS = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator
 POSSIBLE = ga._core._fast_slots_possible  # False with a pybind11 older than 2.13
 
 
-def test_slots_installed_only_when_asked():
-    expect = POSSIBLE and os.environ.get("GPUARR_FAST_OPERATOR_SLOTS") == "1"
+def test_slots_installed_unless_turned_off():
+    expect = POSSIBLE and os.environ.get("GPUARR_FAST_OPERATOR_SLOTS") not in ("0", "false", "off")
     assert ga._core._fast_operator_slots is expect
+
+
+def test_switching_slots_in_process():
+    """benchmarks/probe_dispatch.py switches between both paths in one process."""
+    h = np.arange(1, 7, dtype=np.int64)
+    a = ga.asarray(h)
+    try:
+        for on in (False, True, False):
+            assert ga._core._set_fast_operator_slots(on) is (on and POSSIBLE)
+            assert_bits_equal((a + 2).get(), h + 2)
+            assert_bits_equal((3 - a).get(), 3 - h)
+            b = a.copy()
+            b *= 2
+            assert_bits_equal(b.get(), h * 2)
+            assert (a.__add__("x")) is NotImplemented
+            with pytest.raises(TypeError):
+                a + "x"
+    finally:
+        ga._core._set_fast_operator_slots(ga._core._fast_operator_slots)
 
 
 @pytest.mark.parametrize("op", OPS, ids=lambda f: f.__name__)

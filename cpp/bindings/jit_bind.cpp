@@ -389,15 +389,20 @@ GPUARR_BINDINGS(200) {
       .def("__call__", &FusedDispatcher::call)
       .def("_register", &FusedDispatcher::add)
       .def("_clear", &FusedDispatcher::clear);
-  // GPUARR_FAST_OPERATOR_SLOTS=0 keeps the generic __call__ path. Returns whether installed.
-  m.def("_install_fused_call", [](py::handle cls) {
-    if (!fast_slots_enabled()) return false;
+  // The direct call slot for gpuarr.fuse's class, or back to the generic one (which calls
+  // __call__); `on` None follows GPUARR_FAST_OPERATOR_SLOTS. Returns whether installed.
+  m.def("_install_fused_call", [](py::handle cls, py::object on) {
     auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
     if (!PyType_Check(cls.ptr()) || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return false;
-    t->tp_call = &fused_tp_call;
+    static ternaryfunc generic = nullptr;
+    if (!generic && t->tp_call != &fused_tp_call) generic = t->tp_call;
+    const bool install = on.is_none() ? fast_slots_enabled() : on.cast<bool>();
+    if (install && !kFastSlotsPossible) return false;
+    if (!install && !generic) return false;
+    t->tp_call = install ? &fused_tp_call : generic;
     PyType_Modified(t);
-    return true;
-  });
+    return install;
+  }, py::arg("cls"), py::arg("on") = py::none());
 
   m.def("_jit_module", [](const std::string& source, const std::vector<std::string>& options,
                           const std::vector<std::string>& name_expressions) {

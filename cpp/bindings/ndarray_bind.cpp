@@ -181,7 +181,7 @@ void bind_ndarray(py::module_& m) {
             "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to "
             "construct a NumPy array explicitly.");
       });
-
+  g_ndarray_type = reinterpret_cast<PyTypeObject*>(m.attr("ndarray").ptr());
 }
 
 }  // namespace gpuarr::bind

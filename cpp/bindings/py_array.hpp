@@ -21,8 +21,23 @@ struct PyArray {
 // A view of `parent_obj`'s memory, with NumPy's base rule (base is the owner).
 py::object make_view(py::handle parent_obj, NDArray view);
 py::object make_owner(NDArray a);
-inline bool is_gpuarr_array(py::handle h) { return py::isinstance<PyArray>(h); }
-inline PyArray& as_array(py::handle h) { return h.cast<PyArray&>(); }
+
+// ndarray's Python type, set once the class is bound. These two checks run on every operand
+// of every call; pybind11's generic ones look the type up by its typeid (a string hash) each
+// time.
+inline PyTypeObject* g_ndarray_type = nullptr;
+inline bool is_gpuarr_array(py::handle h) {
+  return g_ndarray_type ? PyObject_TypeCheck(h.ptr(), g_ndarray_type) : py::isinstance<PyArray>(h);
+}
+inline PyArray& as_array(py::handle h) {
+  if (g_ndarray_type && Py_TYPE(h.ptr()) == g_ndarray_type) {
+    auto* inst = reinterpret_cast<py::detail::instance*>(h.ptr());
+    // null until __init__ has run; pybind11's cast below raises then
+    if (void* v = inst->get_value_and_holder(nullptr, false).value_ptr())
+      return *static_cast<PyArray*>(v);
+  }
+  return h.cast<PyArray&>();
+}
 
 // The view `key` (ints, slices, None, Ellipsis) selects; IndexError as NumPy's.
 NDArray index_view(const NDArray& a, py::handle key);

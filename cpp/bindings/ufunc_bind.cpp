@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "bindings/fast_slots.hpp"
 #include "bindings/py_array.hpp"
@@ -312,7 +313,9 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
       if (device < 0) device = ops[k].array->device();
     }
   }
-  Dims shape = shapes.empty() ? Dims{} : shapes.size() == 1 ? *shapes[0] : broadcast_shapes(shapes);
+  bool same_shapes = true;
+  for (const Dims* d : shapes) same_shapes = same_shapes && *d == *shapes[0];
+  Dims shape = shapes.empty() ? Dims{} : same_shapes ? *shapes[0] : broadcast_shapes(shapes);
   if (out_array) {
     if (device < 0) device = out_array->device();
     std::vector<const Dims*> with_out{&out_array->shape, &shape};
@@ -535,40 +538,59 @@ PyObject* fast_inplace_slot(PyObject* self, PyObject* other) {
   }
 }
 
-// After the methods are set (setting a dunder attribute resets its slot to the generic one).
-bool install_fast_operator_slots(py::handle cls) {
-  if (!fast_slots_enabled()) return false;
-  auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+// The number slots the fast path replaces, in the order of PyNumberMethods' fields below.
+using BinarySlot = binaryfunc PyNumberMethods::*;
+constexpr BinarySlot kBinarySlots[kFastBinaryOps] = {
+    &PyNumberMethods::nb_add, &PyNumberMethods::nb_subtract, &PyNumberMethods::nb_multiply,
+    &PyNumberMethods::nb_true_divide, &PyNumberMethods::nb_floor_divide,
+    &PyNumberMethods::nb_remainder, &PyNumberMethods::nb_and, &PyNumberMethods::nb_or,
+    &PyNumberMethods::nb_xor, &PyNumberMethods::nb_lshift, &PyNumberMethods::nb_rshift};
+constexpr BinarySlot kInplaceSlots[kFastBinaryOps] = {
+    &PyNumberMethods::nb_inplace_add, &PyNumberMethods::nb_inplace_subtract,
+    &PyNumberMethods::nb_inplace_multiply, &PyNumberMethods::nb_inplace_true_divide,
+    &PyNumberMethods::nb_inplace_floor_divide, &PyNumberMethods::nb_inplace_remainder,
+    &PyNumberMethods::nb_inplace_and, &PyNumberMethods::nb_inplace_or,
+    &PyNumberMethods::nb_inplace_xor, &PyNumberMethods::nb_inplace_lshift,
+    &PyNumberMethods::nb_inplace_rshift};
+
+template <int... I>
+void fill_fast_slots(binaryfunc* binary, binaryfunc* inplace, std::integer_sequence<int, I...>) {
+  ((binary[I] = &fast_binary_slot<I>, inplace[I] = &fast_inplace_slot<I>), ...);
+}
+
+PyTypeObject* g_operator_type = nullptr;
+binaryfunc g_generic_binary[kFastBinaryOps], g_generic_inplace[kFastBinaryOps];
+
+// Switches ndarray's operator slots between the direct C++ ones and CPython's generic ones
+// (which call the __add__/... methods); false when direct slots are not possible. Called
+// after the methods are set (setting a dunder attribute resets its slot to the generic one),
+// and by benchmarks to compare both paths in one process.
+bool set_fast_operator_slots(bool on) {
+  PyTypeObject* t = g_operator_type;
+  if (!kFastSlotsPossible || !t || !t->tp_as_number) return false;
   PyNumberMethods* nm = t->tp_as_number;
-  if (!nm) return false;
+  binaryfunc fast_binary[kFastBinaryOps], fast_inplace[kFastBinaryOps];
+  fill_fast_slots(fast_binary, fast_inplace, std::make_integer_sequence<int, kFastBinaryOps>{});
+  for (int i = 0; i < kFastBinaryOps; ++i) {
+    nm->*kBinarySlots[i] = on ? fast_binary[i] : g_generic_binary[i];
+    nm->*kInplaceSlots[i] = on ? fast_inplace[i] : g_generic_inplace[i];
+  }
+  PyType_Modified(t);
+  return on;
+}
+
+void init_fast_operator_slots(py::handle cls) {
   static const char* names[kFastBinaryOps] = {
       "add", "subtract", "multiply", "divide", "floor_divide", "remainder",
       "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"};
   for (int i = 0; i < kFastBinaryOps; ++i) g_fast_binary[i] = &ufunc_named(names[i]);
-  nm->nb_add = &fast_binary_slot<0>;
-  nm->nb_subtract = &fast_binary_slot<1>;
-  nm->nb_multiply = &fast_binary_slot<2>;
-  nm->nb_true_divide = &fast_binary_slot<3>;
-  nm->nb_floor_divide = &fast_binary_slot<4>;
-  nm->nb_remainder = &fast_binary_slot<5>;
-  nm->nb_and = &fast_binary_slot<6>;
-  nm->nb_or = &fast_binary_slot<7>;
-  nm->nb_xor = &fast_binary_slot<8>;
-  nm->nb_lshift = &fast_binary_slot<9>;
-  nm->nb_rshift = &fast_binary_slot<10>;
-  nm->nb_inplace_add = &fast_inplace_slot<0>;
-  nm->nb_inplace_subtract = &fast_inplace_slot<1>;
-  nm->nb_inplace_multiply = &fast_inplace_slot<2>;
-  nm->nb_inplace_true_divide = &fast_inplace_slot<3>;
-  nm->nb_inplace_floor_divide = &fast_inplace_slot<4>;
-  nm->nb_inplace_remainder = &fast_inplace_slot<5>;
-  nm->nb_inplace_and = &fast_inplace_slot<6>;
-  nm->nb_inplace_or = &fast_inplace_slot<7>;
-  nm->nb_inplace_xor = &fast_inplace_slot<8>;
-  nm->nb_inplace_lshift = &fast_inplace_slot<9>;
-  nm->nb_inplace_rshift = &fast_inplace_slot<10>;
-  PyType_Modified(t);
-  return true;
+  g_operator_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  if (PyNumberMethods* nm = g_operator_type->tp_as_number) {
+    for (int i = 0; i < kFastBinaryOps; ++i) {
+      g_generic_binary[i] = nm->*kBinarySlots[i];
+      g_generic_inplace[i] = nm->*kInplaceSlots[i];
+    }
+  }
 }
 
 }  // namespace
@@ -631,7 +653,9 @@ GPUARR_BINDINGS(10) {
         py::name(op.inplace), py::is_method(cls)));
   }
   m.attr("_fast_slots_possible") = kFastSlotsPossible;
-  m.attr("_fast_operator_slots") = install_fast_operator_slots(cls);
+  init_fast_operator_slots(cls);
+  m.attr("_fast_operator_slots") = set_fast_operator_slots(fast_slots_enabled());
+  m.def("_set_fast_operator_slots", &set_fast_operator_slots, py::arg("on"));
   // pow takes an optional modulo, which NumPy does not support for arrays either.
   {
     const UfuncDef* u = &ufunc_named("power");
