@@ -2,6 +2,9 @@
 //  A. Xsyevd 4096 float64 (vectors, 'L'): deterministic vs non-deterministic mode, Dsytrd alone.
 //  B. The distance-matrix GEMM, 10000 x 10000 x 784 float32 (row-major C = Q P^T):
 //     cublasSgemm against every cublasLt heuristic candidate.
+//  G. (argument g) What Dsytrd's time is made of: cublasDsymv on trailing sizes (the
+//     reduction's memory-bound half), and Xsyevd captured in a CUDA graph and replayed (does
+//     launch latency between its many small kernels cost anything?).
 // Build and run on the GPU machine:
 //   nvcc -O2 -arch=sm_90 -std=c++20 syevd_gemm_probe.cu -lcublas -lcublasLt -lcusolver -lcurand
 #include <cstdio>
@@ -9,6 +12,7 @@
 #include <vector>
 #include <algorithm>
 #include <functional>
+#include <chrono>
 #include <cublas_v2.h>
 #include <cublasLt.h>
 #include <cusolverDn.h>
@@ -21,6 +25,7 @@ __global__ void symmetrize(double* a, int64_t n) {
 int main(int argc, char** argv) {
   bool do_a = argc < 2 || argv[1][0] == 'a' || argv[1][0] == 'x';
   bool do_b = argc < 2 || argv[1][0] == 'b' || argv[1][0] == 'x';
+  bool do_g = argc >= 2 && argv[1][0] == 'g';
   cudaStreamCreate(&st);
   cublasHandle_t cb; CK(cublasCreate(&cb)); cublasSetStream(cb, st);
   curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_PSEUDO_DEFAULT); curandSetStream(g, st);
@@ -105,6 +110,98 @@ int main(int argc, char** argv) {
       }
     }
     cudaFree(A); cudaFree(W);
+  }
+  if (do_g) {
+    cusolverDnHandle_t cs; CK(cusolverDnCreate(&cs)); cusolverDnSetStream(cs, st);
+    cusolverDnParams_t prm; CK(cusolverDnCreateParams(&prm));
+    const int64_t n = 4096; const size_t bytes = n * n * 8;
+    double *A, *W, *w, *x, *y; cudaMalloc(&A, bytes); cudaMalloc(&W, bytes); cudaMalloc(&w, n * 8);
+    cudaMalloc(&x, n * 8); cudaMalloc(&y, n * 8);
+    curandGenerateNormalDouble(g, A, n * n, 0, 1);
+    symmetrize<<<dim3((n + 255) / 256, n), 256, 0, st>>>(A, n);
+    curandGenerateNormalDouble(g, x, n, 0, 1);
+    double one = 1, zero = 0;
+    for (int64_t m : {4096, 2048, 1024, 512}) {
+      float ms = timed([&] { CK(cublasDsymv(cb, CUBLAS_FILL_MODE_LOWER, m, &one, A, n, x, 1, &zero, y, 1)); }, 21);
+      float gv = timed([&] { CK(cublasDgemv(cb, CUBLAS_OP_N, m, m, &one, A, n, x, 1, &zero, y, 1)); }, 21);
+      printf("G symv L m=%lld %.1f us (%.0f GB/s on the lower half), gemv %.1f us (%.0f GB/s)\n", (long long)m,
+             ms * 1e3, m * (m + 1) / 2 * 8.0 / (ms * 1e6), gv * 1e3, m * m * 8.0 / (gv * 1e6));
+    }
+    int* info; cudaMalloc(&info, 64);
+    size_t db = 0, hb = 0;
+    CK(cusolverDnXsyevd_bufferSize(cs, prm, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, W, n, CUDA_R_64F, w, CUDA_R_64F, &db, &hb));
+    void *dws, *hws; cudaMalloc(&dws, db); cudaMallocHost(&hws, std::max<size_t>(hb, 1));
+    auto solve = [&] {
+      cudaMemcpyAsync(W, A, bytes, cudaMemcpyDeviceToDevice, st);
+      CK(cusolverDnXsyevd(cs, prm, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, W, n, CUDA_R_64F, w, CUDA_R_64F, dws, db, hws, hb, info));
+    };
+    printf("G Xsyevd 4096 f64 direct %.3f ms\n", timed(solve, 5));
+    // Host time against GPU time: enqueue time close to the whole means the host paces it.
+    auto host_split = [&](const char* what, const std::function<void()>& f) {
+      f(); cudaStreamSynchronize(st);
+      auto t0 = std::chrono::steady_clock::now();
+      f();
+      auto t1 = std::chrono::steady_clock::now();
+      cudaStreamSynchronize(st);
+      auto t2 = std::chrono::steady_clock::now();
+      printf("G %s: host enqueue %.3f ms, then wait %.3f ms\n", what,
+             std::chrono::duration<double, std::milli>(t1 - t0).count(),
+             std::chrono::duration<double, std::milli>(t2 - t1).count());
+    };
+    auto try_graph = [&](const char* what, const std::function<void()>& f) {
+      cudaGraph_t graph; cudaGraphExec_t exec;
+      cudaStreamSynchronize(st);
+      cudaError_t e = cudaStreamBeginCapture(st, cudaStreamCaptureModeRelaxed);
+      if (e == cudaSuccess) {
+        f();
+        e = cudaStreamEndCapture(st, &graph);
+      }
+      if (e != cudaSuccess) {
+        printf("G %s: capture failed: %s\n", what, cudaGetErrorString(e));
+        cudaGetLastError();
+        return;
+      }
+      size_t nodes = 0; cudaGraphGetNodes(graph, nullptr, &nodes);
+      auto i0 = std::chrono::steady_clock::now();
+      CK(cudaGraphInstantiate(&exec, graph, 0));
+      auto i1 = std::chrono::steady_clock::now();
+      printf("G %s graph: %zu nodes, instantiate %.1f ms, replay %.3f ms\n", what, nodes,
+             std::chrono::duration<double, std::milli>(i1 - i0).count(),
+             timed([&] { CK(cudaGraphLaunch(exec, st)); }, 5));
+      cudaGraphExecDestroy(exec); cudaGraphDestroy(graph);
+    };
+    {
+      int lwork = 0; double *d, *e, *tau; cudaMalloc(&d, n * 8); cudaMalloc(&e, n * 8); cudaMalloc(&tau, n * 8);
+      CK(cusolverDnDsytrd_bufferSize(cs, CUBLAS_FILL_MODE_LOWER, n, W, n, d, e, tau, &lwork));
+      double* ws; cudaMalloc(&ws, size_t(lwork) * 8);
+      auto trd = [&] {
+        cudaMemcpyAsync(W, A, bytes, cudaMemcpyDeviceToDevice, st);
+        CK(cusolverDnDsytrd(cs, CUBLAS_FILL_MODE_LOWER, n, W, n, d, e, tau, ws, lwork, info));
+      };
+      printf("G copy+Dsytrd direct %.3f ms\n", timed(trd, 3));
+      host_split("copy+Dsytrd", trd);
+      try_graph("copy+Dsytrd", trd);
+      for (int64_t m : {64, 512}) {
+        printf("G symv L m=%lld x 1000 back to back: %.2f us each\n", (long long)m, timed([&] {
+          for (int i = 0; i < 1000; ++i) CK(cublasDsymv(cb, CUBLAS_FILL_MODE_LOWER, m, &one, A, n, x, 1, &zero, y, 1)); }, 3));
+      }
+    }
+    host_split("copy+Xsyevd", solve);
+    try_graph("copy+Xsyevd", solve);
+    {  // Jacobi for comparison
+      syevjInfo_t params; CK(cusolverDnCreateSyevjInfo(&params));
+      int lwork = 0;
+      CK(cusolverDnDsyevj_bufferSize(cs, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, W, n, w, &lwork, params));
+      double* ws; cudaMalloc(&ws, size_t(lwork) * 8);
+      auto jac = [&] {
+        cudaMemcpyAsync(W, A, bytes, cudaMemcpyDeviceToDevice, st);
+        CK(cusolverDnDsyevj(cs, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, W, n, w, ws, lwork, info, params));
+      };
+      printf("G copy+Dsyevj 4096 %.3f ms\n", timed(jac, 1));
+      int sweeps = 0; double res = 0;
+      cusolverDnXsyevjGetSweeps(cs, params, &sweeps); cusolverDnXsyevjGetResidual(cs, params, &res);
+      printf("G syevj sweeps %d residual %.3e\n", sweeps, res);
+    }
   }
   if (do_b) {
     const int64_t m = 10000, nn = 10000, k = 784;

@@ -1,0 +1,116 @@
+"""Where the time of seed 004's training step goes (issue 5: <= 1.0 ms per step).
+
+    python -m benchmarks.probe_train_step [rounds]
+
+Times, interleaved round by round in one process (us per call, median over rounds; each
+round 200 calls then one synchronize): the whole step with gpuarr.torch.kth_eigvalh, the
+model's forward alone, the step's parts without any eigensolver, kth_eigvalh forward and
+backward on a fixed batch, gpuarr's eigh alone, and the DLPack conversions it makes.
+"""
+
+import sys
+import time
+
+from benchmarks.interop import BATCH, DIM, K, NUM_FEATURES, _model_classes
+
+
+def per_call(f, sync, n=200):
+    t = time.perf_counter()
+    for _ in range(n):
+        f()
+    sync()
+    return (time.perf_counter() - t) / n * 1e6
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
+    import torch
+
+    import gpuarr as ga
+    import gpuarr.torch as gt
+
+    sync = torch.cuda.synchronize
+    Model = _model_classes(torch)
+    torch.manual_seed(0)
+    model = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K, kth=gt.kth_eigvalh).cuda()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    x = torch.randn(BATCH, NUM_FEATURES, device="cuda")
+    y = torch.randn(BATCH, device="cuda")
+    crit = torch.nn.MSELoss()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+
+    def forward_no_grad():
+        with torch.no_grad():
+            model(x)
+
+    def step_without_eigen():
+        # the same graph up to the matrices, then a scalar of them, backward and Adam
+        opt.zero_grad(set_to_none=True)
+        nf, dim = model.A.shape[:2]
+        feature_mat = (x @ model.A.view(nf, dim * dim)).view(-1, dim, dim)
+        bias_mat = torch.diagflat(model.mu()).expand_as(feature_mat)
+        mats = bias_mat + feature_mat
+        loss = crit(mats[:, K, K], y)
+        loss.backward()
+        opt.step()
+
+    A = torch.randn(BATCH, DIM, DIM, device="cuda")
+    A = (A + A.mT).requires_grad_()
+    g = torch.ones(BATCH, device="cuda")
+
+    def kth_forward():
+        gt.kth_eigvalh(A, K)
+
+    def kth_forward_backward():
+        w = gt.kth_eigvalh(A, K)
+        (gA,) = torch.autograd.grad(w, A, g)
+
+    Ad = A.detach()
+    Ag = gt.from_torch(Ad)
+
+    def gpuarr_eigh():
+        ga.linalg.eigh(Ag)
+
+    def conversions():
+        a = gt.from_torch(Ad)
+        gt.to_torch(a)
+
+    def adam_only():
+        opt.step()
+
+    cases = {
+        "whole step (kth_eigvalh)": step,
+        "forward, no grad": forward_no_grad,
+        "step without eigensolver ([:, k, k])": step_without_eigen,
+        "Adam step alone": adam_only,
+        "kth_eigvalh forward (grad needed)": kth_forward,
+        "kth_eigvalh forward + backward": kth_forward_backward,
+        "gpuarr.linalg.eigh 256x45x45 alone": gpuarr_eigh,
+        "from_torch + to_torch": conversions,
+    }
+    step()  # gradients exist for the Adam-only case
+    samples = {k: [] for k in cases}
+    for r in range(rounds + 1):
+        for name, f in cases.items():
+            v = per_call(f, sync, 50 if r == 0 else 200)
+            if r:
+                samples[name].append(v)
+    t, c = time.perf_counter(), time.process_time()
+    for _ in range(500):
+        step()
+    sync()
+    wall, cpu = (time.perf_counter() - t) / 500 * 1e6, (time.process_time() - c) / 500 * 1e6
+    print(f"whole step: wall {wall:.1f} us, process CPU {cpu:.1f} us per step")
+    print(f"us per call, median of {rounds} interleaved rounds (min .. max):")
+    for name, v in samples.items():
+        v = sorted(v)
+        print(f"  {name:40s} {v[len(v) // 2]:8.1f}   ({v[0]:.1f} .. {v[-1]:.1f})")
+
+
+if __name__ == "__main__":
+    main()
