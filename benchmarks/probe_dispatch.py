@@ -17,9 +17,10 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 
 import numpy as np
+
+from benchmarks.probe_rounds import interleaved_medians, print_medians
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -35,14 +36,6 @@ def build_floor_module(folder):
     sys.path.insert(0, folder)
     import dispatch_floor
     return dispatch_floor
-
-
-def per_call(f, sync, n=2000):
-    t = time.perf_counter()
-    for _ in range(n):
-        f()
-    sync()
-    return (time.perf_counter() - t) / n * 1e6
 
 
 def main():
@@ -107,26 +100,14 @@ def main():
         except ImportError:
             pass
 
-        samples = {k: [] for k in cases}
         gc.disable()
         try:
-            for r in range(rounds + 1):
-                for name, case in cases.items():
-                    f, s = case[0], case[1]
-                    if len(case) > 2:
-                        case[2]()
-                    if r == 0:
-                        per_call(f, s, 500)  # warm-up round, not kept
-                        continue
-                    samples[name].append(per_call(f, s))
+            samples = interleaved_medians(cases, rounds, 2000, 500)
         finally:
             gc.enable()
             slots(ga._core._fast_operator_slots)
             call_slot(fusion_cls, None)
-        print(f"us per call, median of {rounds} interleaved rounds (min .. max):")
-        for name, v in samples.items():
-            v = sorted(v)
-            print(f"  {name:38s} {v[len(v) // 2]:7.2f}   ({v[0]:.2f} .. {v[-1]:.2f})")
+        print_medians(samples, width=38)
 
 
 if __name__ == "__main__":

@@ -12,14 +12,7 @@ import sys
 import time
 
 from benchmarks.interop import BATCH, DIM, K, NUM_FEATURES, _model_classes
-
-
-def per_call(f, sync, n=200):
-    t = time.perf_counter()
-    for _ in range(n):
-        f()
-    sync()
-    return (time.perf_counter() - t) / n * 1e6
+from benchmarks.probe_rounds import interleaved_medians, print_medians
 
 
 def main():
@@ -94,23 +87,14 @@ def main():
         "from_torch + to_torch": conversions,
     }
     step()  # gradients exist for the Adam-only case
-    samples = {k: [] for k in cases}
-    for r in range(rounds + 1):
-        for name, f in cases.items():
-            v = per_call(f, sync, 50 if r == 0 else 200)
-            if r:
-                samples[name].append(v)
+    samples = interleaved_medians({k: (f, sync) for k, f in cases.items()}, rounds, 200, 50)
     t, c = time.perf_counter(), time.process_time()
     for _ in range(500):
         step()
     sync()
     wall, cpu = (time.perf_counter() - t) / 500 * 1e6, (time.process_time() - c) / 500 * 1e6
     print(f"whole step: wall {wall:.1f} us, process CPU {cpu:.1f} us per step")
-    print(f"us per call, median of {rounds} interleaved rounds (min .. max):")
-    for name, v in samples.items():
-        v = sorted(v)
-        print(f"  {name:40s} {v[len(v) // 2]:8.1f}   ({v[0]:.1f} .. {v[-1]:.1f})")
-
+    print_medians(samples, digits=1)
 
 if __name__ == "__main__":
     main()

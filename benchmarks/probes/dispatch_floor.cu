@@ -47,6 +47,17 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
+void launch_add_big(float* out, const float* a, const float* b) {
+  BigArgs args{};
+  args.ndim = 1;
+  args.shape[0] = 1;
+  args.data[0] = reinterpret_cast<char*>(out);
+  args.data[1] = reinterpret_cast<char*>(const_cast<float*>(a));
+  args.data[2] = reinterpret_cast<char*>(const_cast<float*>(b));
+  add_big<<<1, 256>>>(args, 1);
+  check(cudaGetLastError(), "launch");
+}
+
 struct Buf {
   float* p = nullptr;
   explicit Buf(size_t n) { check(cudaMallocAsync(reinterpret_cast<void**>(&p), n * 4, 0), "cudaMallocAsync"); }
@@ -73,29 +84,13 @@ PYBIND11_MODULE(dispatch_floor, m) {
   });
   m.def("add_big_args", [](const Buf& a, const Buf& b) {
     Buf out(1);
-    BigArgs args{};
-    args.ndim = 1;
-    args.shape[0] = 1;
-    args.data[0] = reinterpret_cast<char*>(out.p);
-    args.data[1] = reinterpret_cast<char*>(a.p);
-    args.data[2] = reinterpret_cast<char*>(b.p);
-    add_big<<<1, 256>>>(args, 1);
-    check(cudaGetLastError(), "launch");
+    launch_add_big(out.p, a.p, b.p);
     return out;
   });
   m.def("launch_small_args", [](const Buf& a, const Buf& b, Buf& out) {
     add_small<<<1, 256>>>(out.p, a.p, b.p, 1);
     check(cudaGetLastError(), "launch");
   });
-  m.def("launch_big_args", [](const Buf& a, const Buf& b, Buf& out) {
-    BigArgs args{};
-    args.ndim = 1;
-    args.shape[0] = 1;
-    args.data[0] = reinterpret_cast<char*>(out.p);
-    args.data[1] = reinterpret_cast<char*>(a.p);
-    args.data[2] = reinterpret_cast<char*>(b.p);
-    add_big<<<1, 256>>>(args, 1);
-    check(cudaGetLastError(), "launch");
-  });
+  m.def("launch_big_args", [](const Buf& a, const Buf& b, Buf& out) { launch_add_big(out.p, a.p, b.p); });
   m.def("sync", [] { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); });
 }
