@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <optional>
+#include <iterator>
 #include <utility>
 
 #include "bindings/fast_slots.hpp"
@@ -303,7 +304,6 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
       throw TypeError("return arrays must be of ArrayType");
     out_array = &as_array(out_obj).a;
   }
-  static const Dims kScalarShape;
   std::vector<const Dims*> shapes;
   shapes.reserve(nin + 1);
   int device = -1;
@@ -504,6 +504,42 @@ NDArray component_view(const NDArray& a, bool imag) {
   return v;
 }
 
+// ndarray's binary operators: the methods, the ufunc, and the number slots the direct path
+// fills (the fast slots are indexed by position in this table).
+using BinarySlot = binaryfunc PyNumberMethods::*;
+struct BinaryOp {
+  const char* method;
+  const char* reflected;
+  const char* inplace;
+  const char* ufunc;
+  BinarySlot slot;
+  BinarySlot inplace_slot;
+};
+constexpr BinaryOp kBinaryOps[] = {
+    {"__add__", "__radd__", "__iadd__", "add", &PyNumberMethods::nb_add,
+     &PyNumberMethods::nb_inplace_add},
+    {"__sub__", "__rsub__", "__isub__", "subtract", &PyNumberMethods::nb_subtract,
+     &PyNumberMethods::nb_inplace_subtract},
+    {"__mul__", "__rmul__", "__imul__", "multiply", &PyNumberMethods::nb_multiply,
+     &PyNumberMethods::nb_inplace_multiply},
+    {"__truediv__", "__rtruediv__", "__itruediv__", "divide", &PyNumberMethods::nb_true_divide,
+     &PyNumberMethods::nb_inplace_true_divide},
+    {"__floordiv__", "__rfloordiv__", "__ifloordiv__", "floor_divide",
+     &PyNumberMethods::nb_floor_divide, &PyNumberMethods::nb_inplace_floor_divide},
+    {"__mod__", "__rmod__", "__imod__", "remainder", &PyNumberMethods::nb_remainder,
+     &PyNumberMethods::nb_inplace_remainder},
+    {"__and__", "__rand__", "__iand__", "bitwise_and", &PyNumberMethods::nb_and,
+     &PyNumberMethods::nb_inplace_and},
+    {"__or__", "__ror__", "__ior__", "bitwise_or", &PyNumberMethods::nb_or,
+     &PyNumberMethods::nb_inplace_or},
+    {"__xor__", "__rxor__", "__ixor__", "bitwise_xor", &PyNumberMethods::nb_xor,
+     &PyNumberMethods::nb_inplace_xor},
+    {"__lshift__", "__rlshift__", "__ilshift__", "left_shift", &PyNumberMethods::nb_lshift,
+     &PyNumberMethods::nb_inplace_lshift},
+    {"__rshift__", "__rrshift__", "__irshift__", "right_shift", &PyNumberMethods::nb_rshift,
+     &PyNumberMethods::nb_inplace_rshift},
+};
+
 // Operator slots straight to C++ (GPUARR_FAST_OPERATOR_SLOTS=0 keeps the Python-level
 // __add__/__radd__ methods' path): `a + b` otherwise goes through CPython's generic
 // slot_nb_add (a method lookup and a call of the bound method), then pybind11's
@@ -511,7 +547,7 @@ NDArray component_view(const NDArray& a, bool imag) {
 // CPython calls a number slot with the operands in source order from either operand's
 // type, so the slot takes the forward path when the left operand is a gpuarr array and the
 // reflected one otherwise; anything else is NotImplemented, exactly as the methods answer.
-constexpr int kFastBinaryOps = 11;
+constexpr int kFastBinaryOps = static_cast<int>(std::size(kBinaryOps));
 const UfuncDef* g_fast_binary[kFastBinaryOps] = {};
 
 PyObject* fast_slot_error() { return translate_active_exception(); }  // in a catch block
@@ -538,21 +574,6 @@ PyObject* fast_inplace_slot(PyObject* self, PyObject* other) {
   }
 }
 
-// The number slots the fast path replaces, in the order of PyNumberMethods' fields below.
-using BinarySlot = binaryfunc PyNumberMethods::*;
-constexpr BinarySlot kBinarySlots[kFastBinaryOps] = {
-    &PyNumberMethods::nb_add, &PyNumberMethods::nb_subtract, &PyNumberMethods::nb_multiply,
-    &PyNumberMethods::nb_true_divide, &PyNumberMethods::nb_floor_divide,
-    &PyNumberMethods::nb_remainder, &PyNumberMethods::nb_and, &PyNumberMethods::nb_or,
-    &PyNumberMethods::nb_xor, &PyNumberMethods::nb_lshift, &PyNumberMethods::nb_rshift};
-constexpr BinarySlot kInplaceSlots[kFastBinaryOps] = {
-    &PyNumberMethods::nb_inplace_add, &PyNumberMethods::nb_inplace_subtract,
-    &PyNumberMethods::nb_inplace_multiply, &PyNumberMethods::nb_inplace_true_divide,
-    &PyNumberMethods::nb_inplace_floor_divide, &PyNumberMethods::nb_inplace_remainder,
-    &PyNumberMethods::nb_inplace_and, &PyNumberMethods::nb_inplace_or,
-    &PyNumberMethods::nb_inplace_xor, &PyNumberMethods::nb_inplace_lshift,
-    &PyNumberMethods::nb_inplace_rshift};
-
 template <int... I>
 void fill_fast_slots(binaryfunc* binary, binaryfunc* inplace, std::integer_sequence<int, I...>) {
   ((binary[I] = &fast_binary_slot<I>, inplace[I] = &fast_inplace_slot<I>), ...);
@@ -572,23 +593,20 @@ bool set_fast_operator_slots(bool on) {
   binaryfunc fast_binary[kFastBinaryOps], fast_inplace[kFastBinaryOps];
   fill_fast_slots(fast_binary, fast_inplace, std::make_integer_sequence<int, kFastBinaryOps>{});
   for (int i = 0; i < kFastBinaryOps; ++i) {
-    nm->*kBinarySlots[i] = on ? fast_binary[i] : g_generic_binary[i];
-    nm->*kInplaceSlots[i] = on ? fast_inplace[i] : g_generic_inplace[i];
+    nm->*kBinaryOps[i].slot = on ? fast_binary[i] : g_generic_binary[i];
+    nm->*kBinaryOps[i].inplace_slot = on ? fast_inplace[i] : g_generic_inplace[i];
   }
   PyType_Modified(t);
   return on;
 }
 
 void init_fast_operator_slots(py::handle cls) {
-  static const char* names[kFastBinaryOps] = {
-      "add", "subtract", "multiply", "divide", "floor_divide", "remainder",
-      "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"};
-  for (int i = 0; i < kFastBinaryOps; ++i) g_fast_binary[i] = &ufunc_named(names[i]);
+  for (int i = 0; i < kFastBinaryOps; ++i) g_fast_binary[i] = &ufunc_named(kBinaryOps[i].ufunc);
   g_operator_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   if (PyNumberMethods* nm = g_operator_type->tp_as_number) {
     for (int i = 0; i < kFastBinaryOps; ++i) {
-      g_generic_binary[i] = nm->*kBinarySlots[i];
-      g_generic_inplace[i] = nm->*kInplaceSlots[i];
+      g_generic_binary[i] = nm->*kBinaryOps[i].slot;
+      g_generic_inplace[i] = nm->*kBinaryOps[i].inplace_slot;
     }
   }
 }
@@ -621,26 +639,7 @@ GPUARR_BINDINGS(10) {
   m.attr("_ufuncs") = ufuncs;
 
   py::object cls = m.attr("ndarray");
-  struct BinaryOp {
-    const char* method;
-    const char* reflected;
-    const char* inplace;
-    const char* ufunc;
-  };
-  static const BinaryOp binary_ops[] = {
-      {"__add__", "__radd__", "__iadd__", "add"},
-      {"__sub__", "__rsub__", "__isub__", "subtract"},
-      {"__mul__", "__rmul__", "__imul__", "multiply"},
-      {"__truediv__", "__rtruediv__", "__itruediv__", "divide"},
-      {"__floordiv__", "__rfloordiv__", "__ifloordiv__", "floor_divide"},
-      {"__mod__", "__rmod__", "__imod__", "remainder"},
-      {"__and__", "__rand__", "__iand__", "bitwise_and"},
-      {"__or__", "__ror__", "__ior__", "bitwise_or"},
-      {"__xor__", "__rxor__", "__ixor__", "bitwise_xor"},
-      {"__lshift__", "__rlshift__", "__ilshift__", "left_shift"},
-      {"__rshift__", "__rrshift__", "__irshift__", "right_shift"},
-  };
-  for (const BinaryOp& op : binary_ops) {
+  for (const BinaryOp& op : kBinaryOps) {
     const UfuncDef* u = &ufunc_named(op.ufunc);
     add_method(cls, op.method, py::cpp_function(
         [u](py::handle self, py::handle other) { return binary_operator<false>(*u, self, other); },
