@@ -254,7 +254,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
           ops[k].obj = PyObject_IsTrue(ops[k].obj.ptr()) ? *one : *zero;
         }
     }
-    loop_index = resolve_ufunc_loop(u.signature(), promo, dtype, casting);
+    loop_index = u.loop_cache.resolve(u.signature(), promo, dtype, casting);
     if (is_comparison(u)) {
       // NumPy 2 compares out-of-range Python ints exactly rather than failing: compare
       // in a type that holds them.
@@ -282,7 +282,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
               promo[k] = {DType::Float64, WeakKind::None};
             }
           }
-          loop_index = resolve_ufunc_loop(u.signature(), promo, dtype, casting);
+          loop_index = u.loop_cache.resolve(u.signature(), promo, dtype, casting);
           break;
         }
       }
@@ -304,18 +304,20 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
       throw TypeError("return arrays must be of ArrayType");
     out_array = &as_array(out_obj).a;
   }
-  std::vector<const Dims*> shapes;
-  shapes.reserve(nin + 1);
+  const Dims* shapes[kMaxUfuncInputs];
+  int n_shapes = 0;
   int device = -1;
   for (int k = 0; k < nin; ++k) {
     if (ops[k].kind == OperandKind::Array) {
-      shapes.push_back(&ops[k].array->shape);
+      shapes[n_shapes++] = &ops[k].array->shape;
       if (device < 0) device = ops[k].array->device();
     }
   }
   bool same_shapes = true;
-  for (const Dims* d : shapes) same_shapes = same_shapes && *d == *shapes[0];
-  Dims shape = shapes.empty() ? Dims{} : same_shapes ? *shapes[0] : broadcast_shapes(shapes);
+  for (int k = 1; k < n_shapes; ++k) same_shapes = same_shapes && *shapes[k] == *shapes[0];
+  Dims shape = n_shapes == 0  ? Dims{}
+               : same_shapes ? *shapes[0]
+                             : broadcast_shapes(std::vector<const Dims*>(shapes, shapes + n_shapes));
   if (out_array) {
     if (device < 0) device = out_array->device();
     std::vector<const Dims*> with_out{&out_array->shape, &shape};
@@ -384,10 +386,9 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
   }
   views[0].data = result.data();
   strides[0] = result.strides;
-  Dims launch_shape = shape;
-  coalesce_dims(launch_shape, strides);
+  coalesce_dims(shape, strides);  // `shape` is the launch's from here on
   for (int k = 0; k <= nin; ++k) views[k].strides = &strides[k];
-  u.launchers[loop_index](launch_shape, views, stream_for(result));
+  u.launchers[loop_index](shape, views, stream_for(result));
 
   if (out_array) {
     if (!direct) assign_array(*out_array, result);

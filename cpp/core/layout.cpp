@@ -251,33 +251,30 @@ Dims broadcast_strides(const Dims& shape_in, const Dims& strides_in, const Dims&
 
 void coalesce_dims(Dims& shape, std::vector<Dims>& strides) {
   if (shape_size(shape) == 0 || shape.empty()) return;
-  Dims new_shape;
-  std::vector<Dims> new_strides(strides.size());
+  // In place (the j-th kept dim is written at or before the i-th read): no allocation on
+  // the per-call path of every elementwise op.
+  size_t j = 0;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 1) continue;
-    bool merge = !new_shape.empty();
+    bool merge = j > 0;
+    for (size_t k = 0; merge && k < strides.size(); ++k)
+      merge = strides[k][j - 1] == strides[k][i] * shape[i];
     if (merge) {
-      for (size_t k = 0; k < strides.size(); ++k) {
-        if (new_strides[k].back() != strides[k][i] * shape[i]) {
-          merge = false;
-          break;
-        }
-      }
-    }
-    if (merge) {
-      new_shape.back() *= shape[i];
-      for (size_t k = 0; k < strides.size(); ++k) new_strides[k].back() = strides[k][i];
+      shape[j - 1] *= shape[i];
+      for (auto& s : strides) s[j - 1] = s[i];
     } else {
-      new_shape.push_back(shape[i]);
-      for (size_t k = 0; k < strides.size(); ++k) new_strides[k].push_back(strides[k][i]);
+      shape[j] = shape[i];
+      for (auto& s : strides) s[j] = s[i];
+      ++j;
     }
   }
-  if (new_shape.empty()) {  // all dimensions were 1: one element
-    new_shape.push_back(1);
-    for (auto& s : new_strides) s.push_back(0);
+  if (j == 0) {  // all dimensions were 1: one element
+    shape[0] = 1;
+    for (auto& s : strides) s[0] = 0;
+    j = 1;
   }
-  shape.swap(new_shape);
-  strides.swap(new_strides);
+  shape.resize(j);
+  for (auto& s : strides) s.resize(j);
 }
 
 void memory_extent(const Dims& shape, const Dims& strides, int64_t itemsize, int64_t& lo,

@@ -96,6 +96,24 @@ int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
   no_loop(u, "safe");
 }
 
+int UfuncLoopCache::resolve(const UfuncSignature& u, const PromotionOperand* ops,
+                            std::optional<DType> dtype, Casting casting) {
+  // Key: 4 bits of dtype and 3 of weak kind per operand, the forced dtype (0 = none) and
+  // the casting rule; 0 marks an empty slot, so the stored key is offset by one.
+  uint64_t key = 0;
+  for (int k = 0; k < u.nin; ++k)
+    key = (key << 7) | (uint64_t(ops[k].dtype) << 3) | uint64_t(ops[k].weak);
+  key = (key << 4) | (dtype ? uint64_t(*dtype) + 1 : 0);
+  key = ((key << 3) | uint64_t(casting)) + 1;
+  static_assert(kSlots == 64, "the slot index below takes 6 bits");
+  std::atomic<uint64_t>& slot = slots_[(key * 0x9E3779B97F4A7C15ull) >> 58];
+  const uint64_t entry = slot.load(std::memory_order_relaxed);
+  if ((entry >> 32) == key) return static_cast<int>(entry & 0xffffffffu);
+  const int loop = resolve_ufunc_loop(u, ops, dtype, casting);
+  slot.store((key << 32) | static_cast<uint32_t>(loop), std::memory_order_relaxed);
+  return loop;
+}
+
 Dims broadcast_shapes(const std::vector<const Dims*>& shapes) {
   size_t nd = 0;
   for (const Dims* s : shapes) nd = std::max(nd, s->size());

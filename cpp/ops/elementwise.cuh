@@ -15,6 +15,7 @@
 #include "ops/strided.cuh"
 #include "ops/ufunc.hpp"
 #include "ops/ufunc_math.cuh"
+#include "runtime/kernel_launch.hpp"
 
 namespace gpuarr {
 
@@ -308,8 +309,8 @@ void launch_elementwise(const Dims& shape, const UfuncOperandView* ops, cudaStre
     args.s.shape[0] = total;
     for (int k = 0; k < N; ++k) args.s.data[k] = data[k];
     const int64_t work = args.mode == EwMode::Vector ? (total + L::V - 1) / L::V : total;
-    elementwise_kernel<Op, Out, NIN, In, In0>
-        <<<grid_for(work, kThreads), kThreads, 0, stream>>>(args, total);
+    launch_kernel<&elementwise_kernel<Op, Out, NIN, In, In0>>(grid_for(work, kThreads),
+                                                              kThreads, 0, stream, args, total);
     check_launch("elementwise_kernel");
     return;
   }
@@ -320,7 +321,7 @@ void launch_elementwise(const Dims& shape, const UfuncOperandView* ops, cudaStre
     const dim3 grid = args.mode == EwMode::Rows
                           ? dim3(static_cast<unsigned>(std::min<int64_t>(n / inner, 1 << 20)))
                           : grid_for(n, kThreads);
-    elementwise_kernel<Op, Out, NIN, In, In0><<<grid, kThreads, 0, stream>>>(args, n);
+    launch_kernel<&elementwise_kernel<Op, Out, NIN, In, In0>>(grid, kThreads, 0, stream, args, n);
     check_launch("elementwise_kernel");
   });
 }

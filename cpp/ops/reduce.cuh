@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/reduction_plan.hpp"
+#include "runtime/kernel_launch.hpp"
 #include "runtime/memory.hpp"
 #include "ops/elementwise.cuh"
 #include "ops/reductions.hpp"
@@ -312,10 +313,10 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
   const unsigned gy = static_cast<unsigned>(a.chunks);
   if (p.strategy == ReduceStrategy::Inner) {
     const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
-    reduce_inner_kernel<Op, In, Out, false><<<dim3(gx, gy), kReduceThreads, 0, stream>>>(a, out, partial);
+    launch_kernel<&reduce_inner_kernel<Op, In, Out, false>>(dim3(gx, gy), kReduceThreads, 0, stream, a, out, partial);
   } else {
     const unsigned gx = static_cast<unsigned>(std::min<int64_t>((p.n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
-    reduce_outer_kernel<Op, In, Out, false><<<dim3(gx, gy), kReduceThreads, 0, stream>>>(a, out, partial);
+    launch_kernel<&reduce_outer_kernel<Op, In, Out, false>>(dim3(gx, gy), kReduceThreads, 0, stream, a, out, partial);
   }
   check_launch("reduce_kernel");
   if (a.chunks == 1) return;
@@ -335,12 +336,12 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
     b.rstride[0] = sizeof(Acc);
     b.contiguous_reduce = true;
     const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
-    reduce_inner_kernel<Op, Acc, Out, true><<<dim3(gx, 1), kReduceThreads, 0, stream>>>(b, out, nullptr);
+    launch_kernel<&reduce_inner_kernel<Op, Acc, Out, true>>(dim3(gx, 1), kReduceThreads, 0, stream, b, out, nullptr);
   } else {
     b.kstride[0] = sizeof(Acc);
     b.rstride[0] = int64_t(sizeof(Acc)) * p.n_out;
     const unsigned gx = static_cast<unsigned>(std::min<int64_t>((p.n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
-    reduce_outer_kernel<Op, Acc, Out, true><<<dim3(gx, 1), kReduceThreads, 0, stream>>>(b, out, nullptr);
+    launch_kernel<&reduce_outer_kernel<Op, Acc, Out, true>>(dim3(gx, 1), kReduceThreads, 0, stream, b, out, nullptr);
   }
   check_launch("reduce_kernel (partials)");
 }

@@ -32,6 +32,7 @@ struct UfuncDef {
   std::vector<UfuncLoopTypes> loop_types;
   std::vector<UfuncLaunch> launchers;
   const char* doc;
+  mutable UfuncLoopCache loop_cache;
 
   UfuncSignature signature() const { return {name, nin, resolver, &loop_types}; }
 };

@@ -12,6 +12,7 @@
 #include "core/sha256.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/driver_api.hpp"
 #include "runtime/nvrtc_compiler.hpp"
 
 #ifndef GPUARR_VERSION_STRING
@@ -129,58 +130,6 @@ void clear_jit_memory_cache() {
   std::lock_guard<std::mutex> lock(cache_mutex());
   memory_cache().clear();
 }
-
-namespace {
-
-// The driver entry points the JIT needs (types as in cuda.h, handles as void*).
-struct DriverApi {
-  using Result = int;  // CUresult
-  Result (*module_load_data)(void**, const void*) = nullptr;
-  Result (*module_get_function)(void**, void*, const char*) = nullptr;
-  Result (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                          unsigned, cudaStream_t, void**, void**) = nullptr;
-  Result (*func_get_param_info)(void*, size_t, size_t*, size_t*) = nullptr;
-  Result (*func_set_attribute)(void*, int, int) = nullptr;
-  Result (*get_error_name)(Result, const char**) = nullptr;
-};
-
-template <class F> void entry_point(const char* name, F& fn, int version, bool required) {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult q{};
-  const cudaError_t st = cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q);
-  if (st != cudaSuccess || q != cudaDriverEntryPointSuccess || !p) {
-    cudaGetLastError();
-    if (required)
-      throw CudaError(cudaErrorSymbolNotFound,
-                      std::string("the CUDA driver has no ") + name + " (needed by the JIT)");
-    return;
-  }
-  fn = reinterpret_cast<F>(p);
-}
-
-const DriverApi& driver() {
-  static const DriverApi* api = [] {
-    auto* d = new DriverApi;
-    entry_point("cuModuleLoadData", d->module_load_data, 12000, true);
-    entry_point("cuModuleGetFunction", d->module_get_function, 12000, true);
-    entry_point("cuLaunchKernel", d->launch_kernel, 12000, true);
-    entry_point("cuFuncSetAttribute", d->func_set_attribute, 12000, true);
-    entry_point("cuGetErrorName", d->get_error_name, 12000, true);
-    entry_point("cuFuncGetParamInfo", d->func_get_param_info, 12040, false);
-    return d;
-  }();
-  return *api;
-}
-
-void driver_check(int r, const char* call) {
-  if (r == 0) return;
-  const char* name = nullptr;
-  if (driver().get_error_name) driver().get_error_name(r, &name);
-  throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " +
-                                        (name ? name : "CUDA driver error " + std::to_string(r)));
-}
-
-}  // namespace
 
 void JitFunction::launch(dim3 grid, dim3 block, void** args, size_t shared_mem,
                          cudaStream_t stream) const {

@@ -144,6 +144,14 @@ TEST(Layout, CoalesceMergesContiguousDimensions) {
   coalesce_dims(shape, strides);
   EXPECT_EQ(shape, (Dims{35}));
   EXPECT_EQ(strides[1], (Dims{0}));
+  // A unit dim between two that do not merge (a transposed operand): the later dim moves
+  // down over the dropped one.
+  shape = {2, 1, 3};
+  strides = {{4, 100, 8}, {24, 24, 8}};
+  coalesce_dims(shape, strides);
+  EXPECT_EQ(shape, (Dims{2, 3}));
+  EXPECT_EQ(strides[0], (Dims{4, 8}));
+  EXPECT_EQ(strides[1], (Dims{24, 8}));
 }
 
 TEST(Layout, MemoryExtent) {

@@ -1,0 +1,47 @@
+#include "runtime/kernel_launch.hpp"
+
+#include "runtime/driver_api.hpp"
+
+namespace gpuarr {
+namespace {
+
+// nullptr when the driver's cuLaunchKernel cannot be had (then every launch goes through
+// the runtime).
+auto driver_launch_entry() {
+  static const auto fn = []() -> decltype(DriverApi::launch_kernel) {
+    try {
+      return driver().launch_kernel;
+    } catch (...) {
+      return nullptr;
+    }
+  }();
+  return fn;
+}
+
+}  // namespace
+
+void launch_with_cached_handle(const void* kernel, std::atomic<void*>* handles, dim3 grid,
+                               dim3 block, size_t shared_mem, cudaStream_t stream,
+                               void** args) {
+  const auto launch = driver_launch_entry();
+  int device = -1;
+  if (launch && cudaGetDevice(&device) == cudaSuccess && device >= 0 &&
+      device < kMaxKernelHandleDevices) {
+    void* fn = handles[device].load(std::memory_order_acquire);
+    if (!fn) {
+      cudaFunction_t f = nullptr;
+      if (cudaGetFuncBySymbol(&f, kernel) == cudaSuccess && f) {
+        fn = reinterpret_cast<void*>(f);
+        handles[device].store(fn, std::memory_order_release);
+      } else {
+        cudaGetLastError();
+      }
+    }
+    if (fn && launch(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                     static_cast<unsigned>(shared_mem), stream, args, nullptr) == 0)
+      return;
+  }
+  cudaLaunchKernel(kernel, grid, block, args, shared_mem, stream);
+}
+
+}  // namespace gpuarr
