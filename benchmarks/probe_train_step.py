@@ -5,7 +5,9 @@
 Times, interleaved round by round in one process (us per call, median over rounds; each
 round 200 calls then one synchronize): the whole step with gpuarr.torch.kth_eigvalh, the
 model's forward alone, the step's parts without any eigensolver, kth_eigvalh forward and
-backward on a fixed batch, gpuarr's eigh alone, and the DLPack conversions it makes.
+backward on a fixed batch, gpuarr's eigh alone, the DLPack conversions it makes, and the
+step with an eigensolver that costs only the eigenvalues-only kernel's GPU time; then the
+GPU kernel time per step (torch.profiler) with and without the eigensolver.
 """
 
 import sys
@@ -52,6 +54,32 @@ def main():
         loss.backward()
         opt.step()
 
+    class ValuesOnlyKth(torch.autograd.Function):
+        # gpuarr's eigenvalues-only kernel for w_k and a stand-in unit vector for q_k: the
+        # GPU cost of a k-th-eigenpair kernel, to see how much of the step the eigensolver's
+        # GPU time sets (the gradient is wrong; only the time matters).
+        @staticmethod
+        def forward(ctx, mats, k):
+            w = gt.to_torch(ga.linalg.eigvalsh(gt.from_torch(mats.detach())))
+            q = mats.detach()[..., :, k]
+            ctx.save_for_backward(q / q.norm(dim=-1, keepdim=True))
+            return w[..., k].clone()
+
+        @staticmethod
+        def backward(ctx, gw):
+            (q,) = ctx.saved_tensors
+            return q.unsqueeze(-1) * q.unsqueeze(-2) * gw[..., None, None], None
+
+    model_values = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K,
+                         kth=ValuesOnlyKth.apply).cuda()
+    opt_values = torch.optim.Adam(model_values.parameters(), lr=1e-3)
+
+    def step_values_only():
+        opt_values.zero_grad(set_to_none=True)
+        loss = crit(model_values(x), y)
+        loss.backward()
+        opt_values.step()
+
     A = torch.randn(BATCH, DIM, DIM, device="cuda")
     A = (A + A.mT).requires_grad_()
     g = torch.ones(BATCH, device="cuda")
@@ -80,6 +108,7 @@ def main():
         "whole step (kth_eigvalh)": step,
         "forward, no grad": forward_no_grad,
         "step without eigensolver ([:, k, k])": step_without_eigen,
+        "step, eigenvalues-only kernel + stand-in q": step_values_only,
         "Adam step alone": adam_only,
         "kth_eigvalh forward (grad needed)": kth_forward,
         "kth_eigvalh forward + backward": kth_forward_backward,
@@ -94,6 +123,14 @@ def main():
     sync()
     wall, cpu = (time.perf_counter() - t) / 500 * 1e6, (time.process_time() - c) / 500 * 1e6
     print(f"whole step: wall {wall:.1f} us, process CPU {cpu:.1f} us per step")
+    from torch.profiler import ProfilerActivity, profile
+    for name, f in (("whole step", step), ("step without eigensolver", step_without_eigen)):
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(20):
+                f()
+            sync()
+        busy = sum(e.self_device_time_total for e in prof.key_averages()) / 20
+        print(f"{name}: GPU kernel time {busy:.1f} us per step")
     print_medians(samples, digits=1)
 
 if __name__ == "__main__":

@@ -168,3 +168,130 @@ def test_streams_respected():
         ref = torch.linalg.eigvalsh(B)
     s.synchronize()
     torch.testing.assert_close(w, ref, rtol=1e-4, atol=1e-4)
+
+
+# The k-th eigenpair kernel behind kth_eigvalh (real matrices in shared memory).
+
+def _pair_or_fail(A, k, lower=True, need_vector=True):
+    pair = gt._kth_eigenpair(A, k, lower, need_vector)
+    assert pair is not None, "the k-th eigenpair kernel did not take these matrices"
+    return pair
+
+
+def _check_pair(A, k, w, q, lower=True, rtol=None):
+    """w against torch.linalg, q unit with a small residual and, for a simple eigenvalue,
+    the same projector q q' as torch.linalg's eigenvector."""
+    uplo = "L" if lower else "U"
+    A64 = A.double()
+    w_ref, V_ref = torch.linalg.eigh(A64, UPLO=uplo)
+    S = torch.tril(A64) + torch.tril(A64, -1).mT if lower else torch.triu(A64) + torch.triu(A64, 1).mT
+    scale = w_ref.abs().amax(dim=-1).clamp_min(1e-300)
+    eps = torch.finfo(A.dtype).eps
+    n = A.shape[-1]
+    tol = rtol if rtol is not None else 50 * n * eps
+    assert torch.all((w.double() - w_ref[..., k]).abs() <= tol * scale), (w, w_ref[..., k])
+    if q is None:
+        return
+    q64 = q.double()
+    torch.testing.assert_close(q64.norm(dim=-1), torch.ones_like(scale), rtol=tol, atol=tol)
+    resid = (S @ q64.unsqueeze(-1)).squeeze(-1) - w_ref[..., k, None] * q64
+    assert torch.all(resid.norm(dim=-1) <= tol * scale * 10), resid.norm(dim=-1)
+    # Where w_k is well separated, q q' is torch.linalg's projector.
+    gaps = torch.stack([
+        (w_ref[..., k] - w_ref[..., k - 1]) if k > 0 else torch.full_like(scale, float("inf")),
+        (w_ref[..., k + 1] - w_ref[..., k]) if k + 1 < n else torch.full_like(scale, float("inf")),
+    ]).amin(dim=0)
+    simple = gaps > 1e3 * tol * scale
+    vref = V_ref[..., :, k]
+    overlap = (q64 * vref).sum(-1).abs()
+    assert torch.all(overlap[simple] > 1 - 1e2 * tol / (gaps[simple] / scale[simple]).clamp_max(1)), overlap
+
+
+@needs_eigh
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n", [1, 2, 3, 17, 45, 100])
+def test_kth_eigenpair_kernel_against_torch(dtype, n):
+    A = _rand_sym(3, n, n, dtype=dtype, seed=n)
+    for k in sorted({0, n // 2, n - 1}):
+        w, q = _pair_or_fail(A, k)
+        assert w.shape == (3,) and q.shape == (3, n) and w.dtype == dtype and q.dtype == dtype
+        _check_pair(A, k, w, q)
+        w_only, none = _pair_or_fail(A, k, need_vector=False)
+        assert none is None
+        torch.testing.assert_close(w_only, w, rtol=0, atol=0)
+
+
+@needs_eigh
+@pytest.mark.parametrize("lower", [True, False])
+def test_kth_eigenpair_kernel_reads_one_triangle_of_any_layout(lower):
+    A = _rand_sym(2, 2, 9, 9, seed=5)
+    garbage = torch.full_like(A, 1e3)
+    A_tri = torch.tril(A) + torch.triu(garbage, 1) if lower else torch.triu(A) + torch.tril(garbage, -1)
+    w, q = _pair_or_fail(A_tri, 4, lower)
+    assert w.shape == (2, 2) and q.shape == (2, 2, 9)
+    _check_pair(A_tri, 4, w, q, lower)
+    # A transposed (non-contiguous) view of the other triangle is the same matrix.
+    view = A_tri.mT
+    assert not view.is_contiguous()
+    w2, q2 = _pair_or_fail(view, 4, not lower)
+    torch.testing.assert_close(w2, w)
+    torch.testing.assert_close(torch.einsum("...i,...j->...ij", q2, q2),
+                               torch.einsum("...i,...j->...ij", q, q))
+
+
+@needs_eigh
+def test_kth_eigenpair_kernel_repeated_eigenvalues_and_scales():
+    n = 12
+    Q, _ = torch.linalg.qr(torch.randn(n, n, dtype=torch.float64, device="cuda"))
+    lam = torch.tensor([-3.0] * 4 + [0.0] * 3 + [1.0, 2.0, 2.0, 2.0, 5.0], dtype=torch.float64,
+                       device="cuda")
+    A = (Q * lam) @ Q.mT
+    A = (A + A.mT) / 2
+    for k in range(n):  # inside clusters q is some unit vector of the eigenspace
+        w, q = _pair_or_fail(A, k)
+        _check_pair(A, k, w, q)
+    eye = torch.eye(7, device="cuda").expand(3, 7, 7)
+    w, q = _pair_or_fail(eye, 3)
+    torch.testing.assert_close(w, torch.ones(3, device="cuda"))
+    _check_pair(eye, 3, w, q)
+    zeros = torch.zeros(2, 5, 5, device="cuda")
+    w, q = _pair_or_fail(zeros, 1)
+    # (bisection ends within the Sturm guard of 0, as eigvalsh's kernel does)
+    assert torch.all(w.abs() <= 4 * torch.finfo(torch.float32).tiny)
+    assert torch.allclose(q.norm(dim=-1), torch.ones(2, device="cuda"))
+    for s in (1e-30, 1e30):  # scaled by a power of two inside: no overflow or underflow
+        A32 = (_rand_sym(2, 10, 10, dtype=torch.float32, seed=9) * s)
+        w, q = _pair_or_fail(A32, 6)
+        _check_pair(A32, 6, w, q)
+
+
+@needs_eigh
+def test_kth_eigenpair_kernel_nonfinite_empty_and_fallback():
+    A = _rand_sym(3, 6, 6, dtype=torch.float32)
+    A[1, 2, 1] = float("nan")
+    w, q = _pair_or_fail(A, 2)
+    assert torch.isnan(w[1]) and torch.isnan(q[1]).all()
+    assert torch.isfinite(w[[0, 2]]).all() and torch.isfinite(q[[0, 2]]).all()
+    w, q = _pair_or_fail(torch.zeros(0, 5, 5, device="cuda"), 1)
+    assert w.shape == (0,) and q.shape == (0, 5)
+    # Too large for shared memory, complex, half: None, and kth_eigvalh takes eigh's path.
+    big = _rand_sym(1, 400, 400, dtype=torch.float32, seed=4)
+    assert gt._kth_eigenpair(big, 10, True, True) is None
+    big.requires_grad_()
+    w = gt.kth_eigvalh(big, 10)
+    w.sum().backward()
+    ref = torch.linalg.eigvalsh(big.detach().double())[..., 10]
+    torch.testing.assert_close(w.double(), ref, rtol=1e-4, atol=1e-3)
+    assert gt._kth_eigenpair(A.to(torch.complex64), 1, True, True) is None
+
+
+@needs_eigh
+def test_kth_eigenpair_kernel_on_torch_stream():
+    s = torch.cuda.Stream()
+    A = _rand_sym(64, 45, 45, dtype=torch.float32, seed=11)
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(1_000_000)  # the producer is still running when the kernel is enqueued
+        B = A * 2.0
+        w = gt.kth_eigvalh(B, 22)
+    s.synchronize()
+    torch.testing.assert_close(w, torch.linalg.eigvalsh(B)[..., 22], rtol=1e-4, atol=1e-4)

@@ -3,6 +3,7 @@
 //   _eig(a, compute_v) -> (w, v or None, failed)
 //   _eigh_method(n, batch, dtype, compute_v) -> the method "auto" picks (for benchmarks)
 //   _eigen_routines() -> {"xsyev_batched": bool, "xgeev": bool, "smem_limit": int}
+//   _kth_eigenpair_raw(a, w, q, batch, n, k, dtype, lower, stream, device) -> bool
 #include <pybind11/stl.h>
 
 #include "bindings/py_array.hpp"
@@ -10,6 +11,7 @@
 #include "core/eigen_plan.hpp"
 #include "core/errors.hpp"
 #include "ops/eigen.hpp"
+#include "runtime/device.hpp"
 
 namespace gpuarr::bind {
 namespace {
@@ -62,6 +64,24 @@ GPUARR_BINDINGS(120) {
     return std::string(eig_method_name(
         choose_eigh_method(EigMethod::Auto, n, batch, ct, compute_v, eigh_availability())));
   });
+  // gpuarr.torch.kth_eigvalh's kernel, straight on PyTorch tensors' memory and stream:
+  // pointers (a: (batch, n, n) C order; w: (batch,); q: (batch, n) or 0) and the stream
+  // handle come from the tensors, which the caller keeps alive through the launch (their
+  // allocator is ordered on that stream). False, with nothing launched, where the kernel
+  // does not take these matrices (the caller falls back to eigh).
+  m.def("_kth_eigenpair_raw", [](uintptr_t a, uintptr_t w, uintptr_t q, int64_t batch,
+                                 int64_t n, int64_t k, const std::string& dtype, bool lower,
+                                 uintptr_t stream, int device) {
+    const DType dt = dtype_from_name(dtype);
+    require_device();
+    DeviceGuard guard(device);
+    if (!kth_eigenpair_fits(n, dt) || k < 0 || k >= n || batch < 0) return false;
+    launch_kth_eigenpair(reinterpret_cast<const void*>(a), reinterpret_cast<void*>(w),
+                         reinterpret_cast<void*>(q), batch, n, k, dt, lower,
+                         reinterpret_cast<cudaStream_t>(stream));
+    return true;
+  }, py::arg("a"), py::arg("w"), py::arg("q"), py::arg("batch"), py::arg("n"), py::arg("k"),
+     py::arg("dtype"), py::arg("lower"), py::arg("stream"), py::arg("device"));
   m.def("_eigen_routines", []() {
     py::dict d;
     const EighAvailability av = eigh_availability();

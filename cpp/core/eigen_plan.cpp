@@ -138,6 +138,13 @@ size_t own_values_smem_bytes(int64_t n, DType compute) {
   return static_cast<size_t>(n * (n + 1) / 2 * isz + 4 * n * isz + 8 + 34 * 8);
 }
 
+size_t kth_eigenpair_smem_bytes(int64_t n, DType compute) {
+  const int64_t isz = itemsize(compute);
+  // Must match the layout in cpp/ops/eigen_kth.cu: the packed lower triangle, 13 vectors of
+  // n, 512 multisection points, alignment, the block reduction scratch, one int (padded).
+  return static_cast<size_t>((n * (n + 1) / 2 + 13 * n + 512) * isz + 8 + 34 * 8 + 8);
+}
+
 size_t own_vectors_smem_bytes(int64_t n, DType compute) {
   const int64_t isz = itemsize(compute);
   const int64_t ld = n | 1;

@@ -45,6 +45,8 @@ int own_kernel_threads(int64_t n);
 // (eigen_tridiag_vectors.cu).
 size_t own_vectors_smem_bytes(int64_t n, DType compute);
 int own_vectors_threads(int64_t n);
+// Shared memory of the k-th eigenpair kernel (eigen_kth.cu; threads as own_kernel_threads).
+size_t kth_eigenpair_smem_bytes(int64_t n, DType compute);
 // GPUARR_EIGH_THREADS (for tuning on the GPU): a multiple of 32 in [32, 512] replaces
 // `threads`; anything else (or null) leaves it.
 int threads_override(int threads, const char* env_value);

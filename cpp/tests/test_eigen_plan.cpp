@@ -80,6 +80,12 @@ TEST(EigenPlan, OwnKernelFits) {
   EXPECT_TRUE(own_kernel_fits(236, DType::Float64, false, lim));
   EXPECT_FALSE(own_kernel_fits(240, DType::Float64, false, lim));
   EXPECT_GE(own_values_smem_bytes(100, DType::Float32), size_t(100 * 101 / 2 * 4 + 4 * 100 * 4));
+  // The k-th eigenpair kernel: the packed triangle, 13 vectors, 512 points; seed 004's 45x45
+  // fits many blocks per SM, and float32 reaches n = 320 in the H100's 227 KB.
+  EXPECT_EQ(kth_eigenpair_smem_bytes(45, DType::Float32),
+            size_t((45 * 46 / 2 + 13 * 45 + 512) * 4 + 8 + 34 * 8 + 8));
+  EXPECT_LE(kth_eigenpair_smem_bytes(320, DType::Float32), lim);
+  EXPECT_GT(kth_eigenpair_smem_bytes(336, DType::Float32), lim);
   EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
   EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
   EXPECT_FALSE(own_kernel_fits(120, DType::Float32, true, 48 * 1024));

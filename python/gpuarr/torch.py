@@ -91,6 +91,27 @@ def _gpu_eigvalsh(A, lower):
         return to_torch(_gpuarr.linalg.eigvalsh(from_torch(A), UPLO=_uplo(lower)))
 
 
+_KTH_DTYPES = {_torch.float32: "float32", _torch.float64: "float64"}
+
+
+def _kth_eigenpair(A, k, lower, need_vector):
+    """``(w_k, q_k or None)`` of real ``A`` by gpuarr's k-th eigenpair kernel, launched on
+    PyTorch's current stream straight into new PyTorch tensors (no conversions, no events);
+    None where the kernel does not take ``A`` (the caller uses eigh)."""
+    dtype = _KTH_DTYPES.get(A.dtype)
+    n = A.shape[-1]
+    if dtype is None or n == 0:
+        return None
+    a = A.detach().contiguous()
+    w = _torch.empty(A.shape[:-2], dtype=A.dtype, device=A.device)
+    q = _torch.empty(A.shape[:-1], dtype=A.dtype, device=A.device) if need_vector else None
+    from gpuarr import _core
+    launched = _core._kth_eigenpair_raw(
+        a.data_ptr(), w.data_ptr(), q.data_ptr() if need_vector else 0, w.numel(), n, k,
+        dtype, lower, _torch.cuda.current_stream(A.device).cuda_stream, A.device.index)
+    return (w, q) if launched else None
+
+
 def _check_square(A, name):
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
@@ -150,12 +171,23 @@ class EighFunction(_torch.autograd.Function):
 
 
 class KthEigvalhFunction(_torch.autograd.Function):
-    """The k-th (ascending) eigenvalue; forward via eigvalsh when no gradient is needed,
-    via eigh otherwise, keeping only the k-th eigenvector q; gradient ``q q^H * g``."""
+    """The k-th (ascending) eigenvalue and, when a gradient is needed, only its eigenvector q
+    (gradient ``q q^H * g``): for real matrices that fit in shared memory (float32 n <= 320)
+    one kernel computes just that pair, on PyTorch's stream; otherwise eigh / eigvalsh. A
+    repeated eigenvalue gets some unit vector of its eigenspace (its gradient is not unique;
+    torch.linalg's differs likewise)."""
 
     @staticmethod
     def forward(ctx, A, k, lower=True):
-        if ctx.needs_input_grad[0]:
+        k = k % A.shape[-1]
+        need_vector = ctx.needs_input_grad[0]
+        pair = _kth_eigenpair(A, k, lower, need_vector)
+        if pair is not None:
+            w, q = pair
+            if need_vector:
+                ctx.save_for_backward(q)
+            return w
+        if need_vector:
             w, V = _gpu_eigh(A, lower)
             ctx.save_for_backward(V[..., :, k].clone())
         else:
