@@ -8,21 +8,27 @@
 #include <vector>
 #include <algorithm>
 constexpr int T = 256;
+// Sum of column o over rows [r0, r1), ILP loads in flight.
+template <int ILP>
+__device__ float column_chunk_sum(const float* in, int64_t C, int64_t o, int64_t r0, int64_t r1) {
+  const float* p = in + r0 * C + o;
+  float acc = 0.f;
+  int64_t r = r0;
+  for (; r + ILP <= r1; r += ILP, p += ILP * C) {
+    float x[ILP];
+#pragma unroll
+    for (int k = 0; k < ILP; ++k) x[k] = p[k * C];
+#pragma unroll
+    for (int k = 0; k < ILP; ++k) acc += x[k];
+  }
+  for (; r < r1; ++r, p += C) acc += *p;
+  return acc;
+}
 template <int ILP>
 __global__ void outer_chunks(const float* in, int64_t R, int64_t C, int64_t chunk_len, float* partial, float* out, int chunks) {
   int64_t c = blockIdx.y, r0 = c * chunk_len, r1 = min(R, r0 + chunk_len);
   for (int64_t o = blockIdx.x * int64_t(T) + threadIdx.x; o < C; o += int64_t(gridDim.x) * T) {
-    const float* p = in + r0 * C + o;
-    float acc = 0.f;
-    int64_t r = r0;
-    for (; r + ILP <= r1; r += ILP, p += ILP * C) {
-      float x[ILP];
-#pragma unroll
-      for (int k = 0; k < ILP; ++k) x[k] = p[k * C];
-#pragma unroll
-      for (int k = 0; k < ILP; ++k) acc += x[k];
-    }
-    for (; r < r1; ++r, p += C) acc += *p;
+    const float acc = column_chunk_sum<ILP>(in, C, o, r0, r1);
     if (chunks > 1) partial[c * C + o] = acc; else out[o] = acc;
   }
 }
@@ -38,20 +44,7 @@ template <int ILP>
 __global__ void outer_fold(const float* in, int64_t R, int64_t C, int64_t chunk_len, float* partial, float* out, int chunks, unsigned* counters) {
   int64_t c = blockIdx.y, r0 = c * chunk_len, r1 = min(R, r0 + chunk_len);
   const int64_t o = blockIdx.x * int64_t(T) + threadIdx.x;
-  if (o < C) {
-    const float* p = in + r0 * C + o;
-    float acc = 0.f;
-    int64_t r = r0;
-    for (; r + ILP <= r1; r += ILP, p += ILP * C) {
-      float x[ILP];
-#pragma unroll
-      for (int k = 0; k < ILP; ++k) x[k] = p[k * C];
-#pragma unroll
-      for (int k = 0; k < ILP; ++k) acc += x[k];
-    }
-    for (; r < r1; ++r, p += C) acc += *p;
-    partial[c * C + o] = acc;
-  }
+  if (o < C) partial[c * C + o] = column_chunk_sum<ILP>(in, C, o, r0, r1);
   __threadfence();
   __syncthreads();
   __shared__ bool last;

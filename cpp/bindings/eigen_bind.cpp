@@ -75,11 +75,9 @@ GPUARR_BINDINGS(120) {
     const DType dt = dtype_from_name(dtype);
     require_device();
     DeviceGuard guard(device);
-    if (!kth_eigenpair_fits(n, dt) || k < 0 || k >= n || batch < 0) return false;
-    launch_kth_eigenpair(reinterpret_cast<const void*>(a), reinterpret_cast<void*>(w),
-                         reinterpret_cast<void*>(q), batch, n, k, dt, lower,
-                         reinterpret_cast<cudaStream_t>(stream));
-    return true;
+    return launch_kth_eigenpair(reinterpret_cast<const void*>(a), reinterpret_cast<void*>(w),
+                                reinterpret_cast<void*>(q), batch, n, k, dt, lower,
+                                reinterpret_cast<cudaStream_t>(stream));
   }, py::arg("a"), py::arg("w"), py::arg("q"), py::arg("batch"), py::arg("n"), py::arg("k"),
      py::arg("dtype"), py::arg("lower"), py::arg("stream"), py::arg("device"));
   m.def("_eigen_routines", []() {

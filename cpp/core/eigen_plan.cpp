@@ -131,18 +131,27 @@ int own_kernel_threads(int64_t n) {
   return 512;
 }
 
+int64_t packed_tridiag_scratch_elements(int64_t n) { return n * (n + 1) / 2 + 4 * n; }
+
 size_t own_values_smem_bytes(int64_t n, DType compute) {
   const int64_t isz = itemsize(compute);
-  // Must match the layout in cpp/ops/eigen_tridiag.cu: the packed lower triangle, v, p, d,
-  // e^2, alignment slack, the block reduction scratch.
-  return static_cast<size_t>(n * (n + 1) / 2 * isz + 4 * n * isz + 8 + 34 * 8);
+  // Must match the layout in cpp/ops/eigen_tridiag.cu: the packed triangle and its vectors,
+  // alignment slack, the block reduction scratch.
+  return static_cast<size_t>(packed_tridiag_scratch_elements(n) * isz + 8 + 34 * 8);
 }
 
 size_t kth_eigenpair_smem_bytes(int64_t n, DType compute) {
   const int64_t isz = itemsize(compute);
-  // Must match the layout in cpp/ops/eigen_kth.cu: the packed lower triangle, 13 vectors of
-  // n, 512 multisection points, alignment, the block reduction scratch, one int (padded).
-  return static_cast<size_t>((n * (n + 1) / 2 + 13 * n + 512) * isz + 8 + 34 * 8 + 8);
+  // Must match the layout in cpp/ops/eigen_kth.cu: the packed triangle and its vectors, 9
+  // more vectors of n, 512 multisection points, alignment, the block reduction scratch, one
+  // int (padded).
+  return static_cast<size_t>((packed_tridiag_scratch_elements(n) + 9 * n + 512) * isz + 8 +
+                             34 * 8 + 8);
+}
+
+bool kth_eigenpair_fits(int64_t n, DType compute, size_t smem_limit) {
+  if (compute != DType::Float32 && compute != DType::Float64) return false;
+  return n >= 1 && n <= 1024 && kth_eigenpair_smem_bytes(n, compute) <= smem_limit;
 }
 
 size_t own_vectors_smem_bytes(int64_t n, DType compute) {

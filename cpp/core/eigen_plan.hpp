@@ -45,8 +45,13 @@ int own_kernel_threads(int64_t n);
 // (eigen_tridiag_vectors.cu).
 size_t own_vectors_smem_bytes(int64_t n, DType compute);
 int own_vectors_threads(int64_t n);
-// Shared memory of the k-th eigenpair kernel (eigen_kth.cu; threads as own_kernel_threads).
+// Elements of the shared-memory front the packed-triangle kernels share
+// (eigen_tridiag_common.cuh: the packed triangle and 4 vectors of n).
+int64_t packed_tridiag_scratch_elements(int64_t n);
+// Shared memory of the k-th eigenpair kernel (eigen_kth.cu; threads as own_kernel_threads),
+// and whether it takes real n x n matrices of `compute` within `smem_limit`.
 size_t kth_eigenpair_smem_bytes(int64_t n, DType compute);
+bool kth_eigenpair_fits(int64_t n, DType compute, size_t smem_limit);
 // GPUARR_EIGH_THREADS (for tuning on the GPU): a multiple of 32 in [32, 512] replaces
 // `threads`; anything else (or null) leaves it.
 int threads_override(int threads, const char* env_value);

@@ -58,9 +58,9 @@ void launch_tridiag_eigvals(const void* cm, void* w, int64_t batch, int64_t n, D
 // One eigenpair per matrix (eigen_kth.cu): a (batch, n, n) in C order, of `dtype`
 // (float32/float64), only the UPLO triangle read; writes w[b] = the k-th smallest eigenvalue
 // (0 <= k < n) and, when q is not null, q (batch, n) its unit eigenvector. Enqueued on
-// `stream`, no host synchronisation. ValueError where kth_eigenpair_fits is false.
-bool kth_eigenpair_fits(int64_t n, DType dtype);
-void launch_kth_eigenpair(const void* a, void* w, void* q, int64_t batch, int64_t n,
+// `stream`, no host synchronisation. False, with nothing enqueued, where the kernel does
+// not take these matrices (kth_eigenpair_fits in core/eigen_plan.hpp, or k out of range).
+bool launch_kth_eigenpair(const void* a, void* w, void* q, int64_t batch, int64_t n,
                           int64_t k, DType dtype, bool lower, cudaStream_t stream);
 
 }  // namespace gpuarr

@@ -12,7 +12,6 @@
 // unit vector of its eigenspace. Non-finite input: NaN outputs (as the other own kernels).
 #include <cfloat>
 #include <cmath>
-#include <atomic>
 #include <cstdint>
 #include <mutex>
 
@@ -92,15 +91,11 @@ __global__ void __launch_bounds__(kMaxThreads)
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = threadIdx.x, nt = blockDim.x;
   // Layout (sizes must match kth_eigenpair_smem_bytes in core/eigen_plan.cpp): the packed
-  // lower triangle, 13 vectors of n, kMaxThreads multisection points, the block reduction
-  // scratch, the multisection's first hit.
-  const int np = tri(n);
-  T* A = reinterpret_cast<T*>(smem);
-  T* v = A + np;
-  T* p = v + n;
-  T* d = p + n;
-  T* e2 = d + n;
-  T* e = e2 + n;
+  // triangle and its vectors, 9 more vectors of n, kMaxThreads multisection points, the
+  // block reduction scratch, the multisection's first hit.
+  const auto sc = eigen_detail::packed_tridiag_scratch<T>(smem, n);
+  T *A = sc.A, *v = sc.v, *p = sc.p, *d = sc.d, *e2 = sc.e2;
+  T* e = sc.rest;
   T* tau = e + n;
   T* v0 = tau + n;
   T* y = v0 + n;
@@ -214,28 +209,15 @@ void launch_typed(const void* a, void* w, void* q, int64_t batch, int64_t n, int
 
 }  // namespace
 
-bool kth_eigenpair_fits(int64_t n, DType dtype) {
-  if (dtype != DType::Float32 && dtype != DType::Float64) return false;
-  if (n < 1 || n > 1024) return false;
-  // The device's opt-in shared memory per block, asked once per device.
-  static std::atomic<int> optin_by_device[64];
-  const int dev = current_device();
-  int optin = dev < 64 ? optin_by_device[dev].load(std::memory_order_relaxed) : 0;
-  if (optin == 0) {
-    GPUARR_CUDA_CHECK(
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (dev < 64) optin_by_device[dev].store(optin, std::memory_order_relaxed);
-  }
-  return kth_eigenpair_smem_bytes(n, dtype) <= size_t(optin);
-}
-
-void launch_kth_eigenpair(const void* a, void* w, void* q, int64_t batch, int64_t n,
+bool launch_kth_eigenpair(const void* a, void* w, void* q, int64_t batch, int64_t n,
                           int64_t k, DType dtype, bool lower, cudaStream_t stream) {
-  if (batch == 0) return;
-  if (!kth_eigenpair_fits(n, dtype) || k < 0 || k >= n)
-    throw ValueError("the k-th eigenpair kernel does not take these matrices");
+  if (k < 0 || k >= n || batch < 0 ||
+      !kth_eigenpair_fits(n, dtype, eigh_availability().smem_limit))
+    return false;
+  if (batch == 0) return true;
   if (dtype == DType::Float32) launch_typed<float>(a, w, q, batch, n, k, lower, stream);
   else launch_typed<double>(a, w, q, batch, n, k, lower, stream);
+  return true;
 }
 
 }  // namespace gpuarr

@@ -35,15 +35,11 @@ __global__ void __launch_bounds__(kMaxThreads)
     tridiag_eigvals_kernel(const T* __restrict__ cm, T* __restrict__ w_out, int n, bool lower) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = threadIdx.x, nt = blockDim.x;
-  // Layout (sizes must match own_values_smem_bytes in core/eigen_plan.cpp): the lower
-  // triangle packed by rows, A(i, j) = A[tri(i) + j] for j <= i; then v, p, d, e^2.
-  const int np = tri(n);
-  T* A = reinterpret_cast<T*>(smem);
-  T* v = A + np;
-  T* p = v + n;
-  T* d = p + n;
-  T* e2 = d + n;
-  uintptr_t r = reinterpret_cast<uintptr_t>(e2 + n);
+  // Layout (sizes must match own_values_smem_bytes in core/eigen_plan.cpp): the packed
+  // triangle and its vectors, then the block reduction scratch.
+  const auto sc = eigen_detail::packed_tridiag_scratch<T>(smem, n);
+  T *A = sc.A, *v = sc.v, *p = sc.p, *d = sc.d, *e2 = sc.e2;
+  uintptr_t r = reinterpret_cast<uintptr_t>(sc.rest);
   r = (r + 7) & ~uintptr_t(7);
   double* red = reinterpret_cast<double*>(r);  // [34]
 

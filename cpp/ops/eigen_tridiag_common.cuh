@@ -9,6 +9,28 @@
 namespace gpuarr {
 namespace eigen_detail {
 
+// The front of shared memory both packed-triangle kernels start with (its size in elements:
+// packed_tridiag_scratch_elements in core/eigen_plan.hpp): the lower triangle packed by rows,
+// A(i, j) = A[tri(i) + j] for j <= i, then v, p (tridiagonalize_packed's scratch), the
+// diagonal d and e2 = e^2, n each. `rest` is the first element after it.
+template <class T>
+struct PackedTridiagScratch {
+  T *A, *v, *p, *d, *e2, *rest;
+};
+
+template <class T>
+__device__ __forceinline__ PackedTridiagScratch<T> packed_tridiag_scratch(unsigned char* smem,
+                                                                          int n) {
+  PackedTridiagScratch<T> s;
+  s.A = reinterpret_cast<T*>(smem);
+  s.v = s.A + tri(n);
+  s.p = s.v + n;
+  s.d = s.p + n;
+  s.e2 = s.d + n;
+  s.rest = s.e2 + n;
+  return s;
+}
+
 // Loads the read triangle of matrix cm (load_packed_lower) into the packed lower triangle A
 // and scales it by a power of two (exact) so that max|A| is in [1, 2): squares (e^2, the
 // norms) neither overflow nor underflow in float32; results are scaled back by 2^scale_exp.

@@ -32,6 +32,7 @@
 #include "ops/array_ops.hpp"
 #include "ops/eigen.hpp"
 #include "ops/eigen_block_common.cuh"
+#include "ops/eigen_tridiag_common.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -39,10 +40,8 @@
 namespace gpuarr {
 namespace {
 
-using eigen_detail::block_max;
 using eigen_detail::block_sum;
 using eigen_detail::rank_less;
-using eigen_detail::load_packed_lower;
 using eigen_detail::tri;
 
 constexpr int kMaxThreads = 512;
@@ -53,12 +52,10 @@ __global__ void __launch_bounds__(kMaxThreads)
                         int n, bool lower) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = threadIdx.x, nt = blockDim.x;
-  const int lane = tid & 31, warp = tid >> 5, nwarps = nt >> 5;
   // Layout (sizes must match own_vectors_smem_bytes in core/eigen_plan.cpp).
-  const int np = tri(n);
   const int ld = n | 1;  // odd row stride of Z: the row-owned rotations hit distinct banks
   T* A = reinterpret_cast<T*>(smem);  // packed lower triangle by rows: A(i, j) = A[tri(i) + j]
-  T* Z = A;                           // n x ld, after the tridiagonalisation (n * ld >= np)
+  T* Z = A;                           // n x ld, after the tridiagonalisation (n * ld >= tri(n))
   T* hv = Z + size_t(n) * ld;         // [n] the current Householder vector
   T* p = hv + n;                      // [n]
   T* tau = p + n;                     // [n]
@@ -78,19 +75,11 @@ __global__ void __launch_bounds__(kMaxThreads)
   const size_t b = blockIdx.x;
   cm += b * size_t(n) * n;
   T* vo = v_out + b * size_t(n) * n;
-  double bad_local = 0.0, amax_local = 0.0;
-  load_packed_lower(cm, n, lower, A, warp, nwarps, lane, bad_local, amax_local);
-  if (block_sum(bad_local, red) != 0.0) {  // (also the barrier after the load)
+  int scale_exp = 0;
+  if (!eigen_detail::load_scaled_packed_lower(cm, n, lower, A, red, scale_exp)) {
     for (int i = tid; i < n; i += nt) w_out[b * n + i] = T(NAN);
     for (int idx = tid; idx < n * n; idx += nt) vo[idx] = T(NAN);
     return;
-  }
-  // Power-of-two scaling (exact) so that max|A| is in [1, 2); eigenvalues scaled back.
-  const double amax = block_max(amax_local, red);
-  const int scale_exp = amax > 0.0 ? ilogb(amax) : 0;
-  if (scale_exp != 0) {
-    for (int t = tid; t < np; t += nt) A[t] = T(ldexp(double(A[t]), -scale_exp));
-    __syncthreads();
   }
 
   // 1. Householder reduction, keeping the reflectors.

@@ -84,8 +84,13 @@ TEST(EigenPlan, OwnKernelFits) {
   // fits many blocks per SM, and float32 reaches n = 320 in the H100's 227 KB.
   EXPECT_EQ(kth_eigenpair_smem_bytes(45, DType::Float32),
             size_t((45 * 46 / 2 + 13 * 45 + 512) * 4 + 8 + 34 * 8 + 8));
-  EXPECT_LE(kth_eigenpair_smem_bytes(320, DType::Float32), lim);
-  EXPECT_GT(kth_eigenpair_smem_bytes(336, DType::Float32), lim);
+  EXPECT_TRUE(kth_eigenpair_fits(325, DType::Float32, lim));
+  EXPECT_FALSE(kth_eigenpair_fits(326, DType::Float32, lim));
+  EXPECT_TRUE(kth_eigenpair_fits(225, DType::Float64, lim));
+  EXPECT_FALSE(kth_eigenpair_fits(226, DType::Float64, lim));
+  EXPECT_TRUE(kth_eigenpair_fits(1, DType::Float32, lim));
+  EXPECT_FALSE(kth_eigenpair_fits(0, DType::Float32, lim));
+  EXPECT_FALSE(kth_eigenpair_fits(8, DType::Complex64, lim));
   EXPECT_FALSE(own_kernel_fits(16, DType::Complex64, false, lim));  // complex: cuSOLVER
   EXPECT_FALSE(own_kernel_fits(0, DType::Float32, false, lim));
   EXPECT_FALSE(own_kernel_fits(120, DType::Float32, true, 48 * 1024));
