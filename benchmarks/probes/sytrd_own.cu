@@ -172,25 +172,17 @@ __global__ void __launch_bounds__(4 * K1_ROWS) k1_column(double* Ap, int64_t ld,
   }
 }
 
-// Partial products of the trailing matrix S = Ap(i+1:m, i+1:m) (lower) with v.
-// Block (C, k): column tile C, row tiles [C + k*ch, C + (k+1)*ch). Row contributions go to
-// slot C, the column contributions of the whole chunk to slot nt + k (rows of tile C).
-// The next tile's loads are issued before the current tile is used (registers double-buffered).
 constexpr int MAX_CH = 16;
-__global__ void __launch_bounds__(256, 2) k2_symv(const double* Ap, int64_t ld, int64_t m, int i,
-                                               const StepState* st, double* part2,
-                                               int64_t s_pad, int nt, int ch) {
-  const int C = blockIdx.x, k = blockIdx.y;
-  const int R0 = C + k * ch;
-  if (R0 >= nt) return;
-  const int R1 = min(nt, R0 + ch);
-  const int64_t s = m - i - 1;
-  const double* S = Ap + (i + 1) + (i + 1) * ld;
-  const double* a = Ap + (i + 1) + i * ld;  // unscaled column: v_0 = 1, v_r = scale a_r
-  const double scale = st->scale;
-  __shared__ double xc[TILE], xr[MAX_CH][TILE], red[2][4][TILE];
+// The chunk product both symv kernels share: x (vload(q), q the row of S) is staged into xc
+// for tile column C and xr for row tiles [R0, R1); row contributions go to slot C, the chunk's
+// column contributions to slot nt + k. `after_first_load` runs once the first tile's loads are
+// in flight (k2f's extra work on xc).
+template <class VLoad, class AfterFirstLoad>
+__device__ void symv_lower_chunk(const double* S, int64_t ld, int64_t s, int C, int k, int R0,
+                                 int R1, int nt, int64_t s_pad, VLoad vload, double* xc,
+                                 double (*xr)[TILE], double (*red)[4][TILE], double* part2,
+                                 AfterFirstLoad after_first_load) {
   const int t = threadIdx.x, rx = t % TILE, ty = t / TILE;
-  auto vload = [&](int64_t q) { return q == 0 ? 1.0 : (q < s ? scale * a[q] : 0.0); };
   if (t < TILE) xc[t] = vload(int64_t(C) * TILE + t);
   for (int u = t; u < (R1 - R0) * TILE; u += blockDim.x)
     xr[u / TILE][u % TILE] = vload(int64_t(R0 + u / TILE) * TILE + u % TILE);
@@ -213,6 +205,7 @@ __global__ void __launch_bounds__(256, 2) k2_symv(const double* Ap, int64_t ld, 
   for (int q = 0; q < TILE / 4; ++q) accc[q] = 0;
   load_tile(R0, cur);
   __syncthreads();
+  after_first_load();
   for (int R = R0; R < R1; ++R) {
     if (R + 1 < R1) load_tile(R + 1, nxt);
     const bool diag = R == C;
@@ -245,6 +238,26 @@ __global__ void __launch_bounds__(256, 2) k2_symv(const double* Ap, int64_t ld, 
     const int cl = t, g = cl % 4, q = cl / 4;
     part2[int64_t(nt + k) * s_pad + int64_t(C) * TILE + cl] = red[0][g][2 * q] + red[0][g][2 * q + 1];
   }
+}
+
+// Partial products of the trailing matrix S = Ap(i+1:m, i+1:m) (lower) with v.
+// Block (C, k): column tile C, row tiles [C + k*ch, C + (k+1)*ch). Row contributions go to
+// slot C, the column contributions of the whole chunk to slot nt + k (rows of tile C).
+// The next tile's loads are issued before the current tile is used (registers double-buffered).
+__global__ void __launch_bounds__(256, 2) k2_symv(const double* Ap, int64_t ld, int64_t m, int i,
+                                               const StepState* st, double* part2,
+                                               int64_t s_pad, int nt, int ch) {
+  const int C = blockIdx.x, k = blockIdx.y;
+  const int R0 = C + k * ch;
+  if (R0 >= nt) return;
+  const int R1 = min(nt, R0 + ch);
+  const int64_t s = m - i - 1;
+  const double* S = Ap + (i + 1) + (i + 1) * ld;
+  const double* a = Ap + (i + 1) + i * ld;  // unscaled column: v_0 = 1, v_r = scale a_r
+  const double scale = st->scale;
+  __shared__ double xc[TILE], xr[MAX_CH][TILE], red[2][4][TILE];
+  auto vload = [&](int64_t q) { return q == 0 ? 1.0 : (q < s ? scale * a[q] : 0.0); };
+  symv_lower_chunk(S, ld, s, C, k, R0, R1, nt, s_pad, vload, xc, xr, red, part2, [] {});
 }
 
 // Rows [i+1, m): w = tau (A v - V t1 - W t2); v stored scaled; partial w.v, alpha2 at the end.
@@ -356,30 +369,9 @@ __global__ void __launch_bounds__(256, 2) k2f_symv(const double* Ap, int64_t ld,
   auto vload = [&](int64_t q) {
     return (q == 0 || q >= s) ? 0.0 : column_entry(acol, Ap, ld, i, kappa, i + 1 + q);
   };
-  if (t < TILE) xc[t] = vload(int64_t(C) * TILE + t);
-  for (int u = t; u < (R1 - R0) * TILE; u += blockDim.x)
-    xr[u / TILE][u % TILE] = vload(int64_t(R0 + u / TILE) * TILE + u % TILE);
   if (C == 0 && k == 0 && t == 0) *d_out = acol[i] - kappa;
-  const int64_t cmax = s - int64_t(C) * TILE;
-  const double* colp = S + (int64_t(C) * TILE + ty) * ld + rx;
-  const int64_t step4 = 4 * ld;
-  auto load_tile = [&](int R, double (&vals)[TILE / 4]) {
-    const int64_t row0 = int64_t(R) * TILE;
-    const bool row_ok = row0 + rx < s, diag = R == C;
-    const double* p = colp + row0;
-#pragma unroll
-    for (int q = 0; q < TILE / 4; ++q) {
-      const int cl = ty + 4 * q;
-      const bool ok = row_ok && cl < cmax && (!diag || rx >= cl);
-      vals[q] = ok ? p[q * step4] : 0.0;
-    }
-  };
-  double accc[TILE / 4], cur[TILE / 4], nxt[TILE / 4];
-#pragma unroll
-  for (int q = 0; q < TILE / 4; ++q) accc[q] = 0;
-  load_tile(R0, cur);
-  __syncthreads();
-  if (k == 0) {
+  symv_lower_chunk(S, ld, s, C, k, R0, R1, nt, s_pad, vload, xc, xr, red, part2, [&] {
+    if (k != 0) return;
     // this block's rows q = C*64 + rx: W(:, i-1) finished, then the dot partials
     const int64_t q = int64_t(C) * TILE + rx;
     const bool ok = q < s;
@@ -404,38 +396,7 @@ __global__ void __launch_bounds__(256, 2) k2f_symv(const double* Ap, int64_t ld,
       if (c < i) dots[int64_t(1 + which * NB + c) * nt + C] = pdot[which][c][0] + pdot[which][c][1];
     }
     __syncthreads();
-  }
-  for (int R = R0; R < R1; ++R) {
-    if (R + 1 < R1) load_tile(R + 1, nxt);
-    const bool diag = R == C;
-    double yr = 0;
-    const double xrow = xr[R - R0][rx];
-#pragma unroll
-    for (int q = 0; q < TILE / 4; ++q) {
-      const int cl = ty + 4 * q;
-      yr += cur[q] * xc[cl];
-      if (!diag || rx > cl) accc[q] += cur[q] * xrow;
-    }
-    const int buf = (R - R0) & 1;
-    red[buf][ty][rx] = yr;
-    __syncthreads();
-    if (ty == 0)
-      part2[int64_t(C) * s_pad + int64_t(R) * TILE + rx] =
-          red[buf][0][rx] + red[buf][1][rx] + red[buf][2][rx] + red[buf][3][rx];
-#pragma unroll
-    for (int q = 0; q < TILE / 4; ++q) cur[q] = nxt[q];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int q = 0; q < TILE / 4; ++q) {
-    const double sum = warp_sum(accc[q]);
-    if ((t & 31) == 0) red[0][ty][q * 2 + (rx >> 5)] = sum;
-  }
-  __syncthreads();
-  if (t < TILE) {
-    const int cl = t, g = cl % 4, q = cl / 4;
-    part2[int64_t(nt + k) * s_pad + int64_t(C) * TILE + cl] = red[0][g][2 * q] + red[0][g][2 * q + 1];
-  }
+  });
 }
 
 // Column i's reflector from the dot partials (every block, redundantly), then rows q of S:
