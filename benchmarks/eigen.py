@@ -83,7 +83,7 @@ EIGH_256x45 = _batched(256, 45, True, 590, "seed 004 (issue 5): XsyevBatched 0.5
 EIGH_4096 = _libs_impl(
     Workload("eigh 4096x4096 float64", key="eigh_4096_f64", kind="call",
              goal=Goal("<= CuPy (128 ms)", ratio_max=1.0, abs_max=128000.0),
-             note="cusolverDnXsyevd"),
+             note="gpuarr: own reduction + GPU divide and conquer + Dormtr; CuPy: Xsyevd"),
     0, 4096, np.float64, True, 1e-8)
 
 EIGVALS_4096 = Workload("eigvals 4096x4096 float64", key="eigvals_4096_f64", kind="call",

@@ -2,7 +2,8 @@
 
 Every method of eigh is forced through the private `_method` argument ("own" is the
 one-block tridiagonal kernel: bisection for eigvalsh, implicit QL + back-transform for eigh;
-"own_jacobi" the one-block Jacobi kernel); "auto" is the crossover table of
+"own_jacobi" the one-block Jacobi kernel; "dc" float64 divide and conquer: own reduction to
+tridiagonal form, GPU divide and conquer, cusolverDnDormtr); "auto" is the crossover table of
 cpp/core/eigen_plan.cpp."""
 
 import numpy as np
@@ -13,7 +14,7 @@ from conftest import gpu_test
 
 LA = gpuarr.linalg
 EIGH_DTYPES = ["float32", "float64", "complex64", "complex128"]
-METHODS = ["auto", "syevj", "xsyev_batched", "own", "own_jacobi", "syevd"]
+METHODS = ["auto", "syevj", "xsyev_batched", "own", "own_jacobi", "syevd", "dc"]
 
 
 def _tol(dtype):
@@ -52,6 +53,8 @@ def _method_ok(method, n, dtype, vectors=True):
         return n <= 32
     if method == "xsyev_batched":
         return _routines()["xsyev_batched"]
+    if method == "dc":
+        return np.dtype(dtype) == np.float64
     if method in ("own", "own_jacobi"):
         if not real or n < 1:
             return False
@@ -264,7 +267,7 @@ def test_eigh_special(rng, dtype, method, n, kind):
 @gpu_test
 @pytest.mark.parametrize("shape", [(0, 4, 4), (2, 0, 0), (0, 0), (3, 0, 0, 0), (1, 1), (4, 4),
                                    (2, 3, 5, 5)])
-@pytest.mark.parametrize("method", ["auto", "syevd", "own"])
+@pytest.mark.parametrize("method", ["auto", "syevd", "own", "dc"])
 def test_eigh_batched_shapes(rng, shape, method):
     a = _rand(rng, shape, "float64")
     ref_w, ref_v = np.linalg.eigh(a)
@@ -277,7 +280,7 @@ def test_eigh_batched_shapes(rng, shape, method):
 
 @gpu_test
 @pytest.mark.parametrize("view", ["step", "reversed", "transposed", "strided"])
-@pytest.mark.parametrize("method", ["auto", "syevd", "own"])
+@pytest.mark.parametrize("method", ["auto", "syevd", "own", "dc"])
 def test_eigh_noncontiguous_views(rng, view, method):
     base = _rand(rng, (4, 12, 12), "float64")
     g = gpuarr.asarray(base)
@@ -453,6 +456,118 @@ def test_eig_nonfinite(fn, bad):
     a[0, 3] = bad
     with pytest.raises(np.linalg.LinAlgError, match="Array must not contain infs or NaNs"):
         getattr(LA, fn)(gpuarr.asarray(a))
+
+
+# ---- "dc": own tridiagonal reduction + GPU divide and conquer (float64) --------------------
+# GPUARR_TRIDIAG_TAIL (read at each call) is the number of last columns the reduction leaves
+# to cusolverDnDsytrd (default 512): a small tail runs the own reduction kernels on small
+# matrices, several panels of 32 columns and the partial last panel included.
+
+def _dc_eigh(a, uplo="L"):
+    w, v, failed, used = gpuarr._core._eigh(gpuarr.asarray(a), uplo == "L", True, "dc")
+    assert used == "dc" and not failed
+    return w, v
+
+
+@gpu_test
+@pytest.mark.parametrize("tail", ["1", "32", "100", "default"])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("n", [1, 2, 31, 33, 64, 65, 97, 130, 257, 600])
+def test_dc_own_reduction_sizes(rng, monkeypatch, tail, uplo, n):
+    if tail != "default":
+        monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", tail)
+    a = _rand(rng, (n, n), "float64")  # not symmetric: only the named triangle is read
+    w, v = _dc_eigh(a, uplo)
+    _check_eigh(a, uplo, w, v, "float64")
+    w2 = LA.eigvalsh(gpuarr.asarray(a), UPLO=uplo, _method="dc")
+    _check_eigh(a, uplo, w2, None, "float64")
+
+
+@gpu_test
+def test_dc_default_tail_large(rng):
+    # n > 512 + 32: the default tail, the own kernels on 21 panels, deep merge tree.
+    n = 1200
+    a = _rand(rng, (n, n), "float64")
+    w, v = _dc_eigh(a, "L")
+    _check_eigh(a, "L", w, v, "float64")
+
+
+def _spectrum_matrix(rng, n, kind):
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    d = {
+        "repeated": np.repeat([-1.0, 0.5, 2.0], (n + 2) // 3)[:n],
+        "cluster": 1 + 1e-13 * rng.standard_normal(n),
+        "rank1": np.r_[np.zeros(n - 1), 3.0],
+        "graded": 10.0 ** -np.linspace(0, 12, n),
+        "wide": np.r_[1e-8 * rng.standard_normal(n // 2), 1e8 * rng.standard_normal(n - n // 2)],
+    }[kind]
+    a = (q * d) @ q.T
+    return (a + a.T) / 2
+
+
+@gpu_test
+@pytest.mark.parametrize("kind", ["repeated", "cluster", "rank1", "graded", "wide"])
+@pytest.mark.parametrize("n", [70, 300])
+def test_dc_degenerate_spectra(rng, monkeypatch, kind, n):
+    monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", "32")
+    a = _spectrum_matrix(rng, n, kind)
+    w, v = _dc_eigh(a, "L")
+    _check_eigh(a, "L", w, v, "float64")
+
+
+@gpu_test
+@pytest.mark.parametrize("scale", [1e300, 1e200, 1e-200, 1e-300, 0.0])
+def test_dc_scaling(rng, monkeypatch, scale):
+    # Entries outside LAPACK's [rmin, rmax] are scaled in and the eigenvalues back out.
+    monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", "32")
+    n = 120
+    a = _rand(rng, (n, n), "float64")
+    a = (a + a.T) / 4 * scale
+    w, v = _dc_eigh(a, "L")
+    w_np = np.linalg.eigvalsh(a)
+    wg = gpuarr.asnumpy(w)
+    assert np.isfinite(wg).all()
+    big = np.abs(w_np).max(initial=0.0) or 1.0
+    np.testing.assert_allclose(wg / big, w_np / big, rtol=0, atol=1e-12)
+    vg = gpuarr.asnumpy(v)
+    np.testing.assert_allclose(vg.T @ vg, np.eye(n), rtol=0, atol=1e-12)
+    np.testing.assert_allclose((a / big) @ vg, vg * (wg / big), rtol=0, atol=1e-11)
+
+
+@gpu_test
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_dc_nonfinite_batch(rng, monkeypatch, bad):
+    # One matrix of the batch holds a NaN/inf in its read triangle: NaN results for it only.
+    monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", "32")
+    a = _rand(rng, (3, 100, 100), "float64")
+    a[1, 70, 3] = bad
+    w, v = _dc_eigh(a, "L")
+    wg, vg = gpuarr.asnumpy(w), gpuarr.asnumpy(v)
+    assert np.isnan(wg[1]).all() and np.isnan(vg[1]).all()
+    _check_eigh(a[[0, 2]], "L", gpuarr.asarray(wg[[0, 2]]), gpuarr.asarray(vg[[0, 2]]),
+                "float64")
+    w, v = _dc_eigh(a, "U")  # in the unread triangle: finite
+    _check_eigh(a, "U", w, v, "float64")
+
+
+@gpu_test
+def test_dc_chosen_by_auto_for_large_float64(rng):
+    n = 3072  # kTridiagDcMinN
+    a = _rand(rng, (n, n), "float64")
+    g = gpuarr.asarray(a)
+    assert gpuarr._core._eigh(g, True, True, "auto")[3] == "dc"
+    assert gpuarr._core._eigh(g, True, False, "auto")[3] == "syevd"  # eigvalsh: cuSOLVER
+    assert gpuarr._core._eigh(g.astype("float32"), True, True, "auto")[3] == "syevd"
+    w, v = LA.eigh(g)
+    # A V = V diag(w) and V^T V = I checked on the GPU (NumPy's eigh of 3072 is slow).
+    h = gpuarr.asarray(np.tril(a) + np.tril(a, -1).T)
+    scale = float(gpuarr.abs(w).max())
+    res = float(gpuarr.abs(h @ v - v * w[None, :]).max())
+    assert res <= 1e-10 * scale * 50
+    orth = float(gpuarr.abs(v.T @ v - gpuarr.eye(n)).max())
+    assert orth <= 1e-10 * 50
+    w_ref = gpuarr.asnumpy(LA.eigvalsh(g, _method="syevd"))
+    np.testing.assert_allclose(gpuarr.asnumpy(w), w_ref, rtol=0, atol=1e-10 * scale * 10)
 
 
 # ---- cuSOLVER variants selected by environment variables (read at each call) -------------

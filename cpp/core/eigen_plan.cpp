@@ -47,6 +47,7 @@ bool available(EigMethod m, int64_t n, DType compute, bool compute_v,
     case EigMethod::Syevj: return n <= kSyevjBatchedMaxN;
     case EigMethod::XsyevBatched: return avail.xsyev_batched;
     case EigMethod::Syevd: return true;
+    case EigMethod::TridiagDC: return compute == DType::Float64 && n <= kTridiagDcMaxN;
     default: return false;
   }
 }
@@ -60,8 +61,9 @@ EigMethod parse_eig_method(const std::string& name) {
   if (name == "own") return EigMethod::Own;
   if (name == "syevd") return EigMethod::Syevd;
   if (name == "own_jacobi") return EigMethod::OwnJacobi;
+  if (name == "dc") return EigMethod::TridiagDC;
   throw ValueError("unknown eigen method '" + name +
-                   "' (auto, syevj, xsyev_batched, own, own_jacobi, syevd)");
+                   "' (auto, syevj, xsyev_batched, own, own_jacobi, syevd, dc)");
 }
 
 const char* eig_method_name(EigMethod m) {
@@ -72,6 +74,7 @@ const char* eig_method_name(EigMethod m) {
     case EigMethod::Own: return "own";
     case EigMethod::Syevd: return "syevd";
     case EigMethod::OwnJacobi: return "own_jacobi";
+    case EigMethod::TridiagDC: return "dc";
   }
   return "?";
 }
@@ -218,6 +221,7 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
           why = "the own kernel needs float32/float64 and n small enough for shared memory";
           break;
         case EigMethod::Syevj: why = "syevjBatched needs n <= 32"; break;
+        case EigMethod::TridiagDC: why = "divide and conquer needs float64 and n <= 65535"; break;
         case EigMethod::XsyevBatched:
           why = "cusolverDnXsyevBatched is not in this cuSOLVER (needs >= 11.7.1)";
           break;
@@ -229,6 +233,9 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
     return requested;
   }
   const bool real = is_real_compute(compute);
+  if (compute_v && batch == 1 && n >= kTridiagDcMinN &&
+      available(EigMethod::TridiagDC, n, compute, compute_v, avail))
+    return EigMethod::TridiagDC;
   for (const EighRule& r : kEighRules) {
     if (n > r.max_n || batch < r.min_batch) continue;
     if (r.real_only && !real) continue;

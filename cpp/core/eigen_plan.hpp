@@ -14,8 +14,10 @@ namespace gpuarr {
 // Own: the one-block-per-matrix kernels of cpp/ops (eigenvalues only: Householder
 // tridiagonalisation + bisection, eigen_tridiag.cu; with vectors: Householder
 // tridiagonalisation + implicit QL + back-transform, eigen_tridiag_vectors.cu). OwnJacobi:
-// the parallel cyclic Jacobi kernel (eigen_jacobi.cu), with or without vectors.
-enum class EigMethod { Auto, Syevj, XsyevBatched, Own, Syevd, OwnJacobi };
+// the parallel cyclic Jacobi kernel (eigen_jacobi.cu), with or without vectors. TridiagDC
+// ("dc"): float64 only, one matrix at a time: own tridiagonal reduction + GPU divide and
+// conquer + cusolverDnDormtr (eigen_dc.cu).
+enum class EigMethod { Auto, Syevj, XsyevBatched, Own, Syevd, OwnJacobi, TridiagDC };
 
 EigMethod parse_eig_method(const std::string& name);  // ValueError for an unknown name
 const char* eig_method_name(EigMethod m);
@@ -87,6 +89,11 @@ bool own_vectors_in_auto();
 // own kernel too large, XsyevBatched missing) is a ValueError naming why.
 EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DType compute,
                              bool compute_v, const EighAvailability& avail);
+
+// "auto" picks "dc" for one float64 matrix with eigenvectors from this n (measured on the
+// H100, benchmarks/NOTES.md); "dc" takes n up to kTridiagDcMaxN (its grids' y extent).
+constexpr int64_t kTridiagDcMinN = 3072;
+constexpr int64_t kTridiagDcMaxN = 65535;
 
 // syevjBatched's limit on n.
 constexpr int64_t kSyevjBatchedMaxN = 32;

@@ -26,6 +26,10 @@ EighResult eigh_solve(const NDArray& a, bool lower, bool compute_v, EigMethod me
 // tridiagonal + QL kernel (eigen_tridiag_vectors.cu); the binding calls this one.
 EighResult eigh_solve_dispatch(const NDArray& a, bool lower, bool compute_v, EigMethod method);
 
+// Method "dc" (eigen_dc.cu): float64 compute dtype only (the caller checks), any batch, one
+// matrix at a time: own tridiagonal reduction + GPU divide and conquer + cusolverDnDormtr.
+EighResult eigh_dc_solve(const NDArray& a, bool lower, bool compute_v);
+
 struct EigResult {
   NDArray w;            // (..., n): complex, or real when the input is real and all are
   NDArray v;            // (..., n, n) right eigenvectors as columns (when asked for)

@@ -499,6 +499,7 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   const EigMethod method =
       choose_eigh_method(requested, n, batch, ct, compute_v, eigh_availability());
   res.method = method;
+  if (method == EigMethod::TridiagDC) return eigh_dc_solve(a_in, lower, compute_v);
 
   // Column-major copy in the compute dtype: C order of the transposed view.
   NDArray cm = transpose_copy(a_in, ct);

@@ -118,7 +118,26 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, false, a), EigMethod::Own);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, true, a),
             EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, true, a), EigMethod::Syevd);
+  // One large float64 matrix with vectors: divide and conquer; without vectors, float32,
+  // complex or a batch: cuSOLVER.
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, true, a),
+            EigMethod::TridiagDC);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, kTridiagDcMinN, 1, DType::Float64, true, a),
+            EigMethod::TridiagDC);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, kTridiagDcMinN - 1, 1, DType::Float64, true, a),
+            EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, false, a), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float32, true, a), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Complex128, true, a), EigMethod::Syevd);
+  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 2, DType::Float64, true, a),
+            EigMethod::XsyevBatched);
+  // Forced "dc": float64 only.
+  EXPECT_EQ(choose_eigh_method(EigMethod::TridiagDC, 5, 3, DType::Float64, false, a),
+            EigMethod::TridiagDC);
+  EXPECT_THROW(choose_eigh_method(EigMethod::TridiagDC, 5, 1, DType::Float32, true, a), ValueError);
+  EXPECT_THROW(choose_eigh_method(EigMethod::TridiagDC, 5, 1, DType::Complex128, true, a), ValueError);
+  EXPECT_EQ(parse_eig_method("dc"), EigMethod::TridiagDC);
+  EXPECT_STREQ(eig_method_name(EigMethod::TridiagDC), "dc");
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, 100, DType::Complex64, true, a), EigMethod::Syevj);
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 100, DType::Complex64, true, a),
             EigMethod::XsyevBatched);

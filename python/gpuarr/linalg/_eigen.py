@@ -55,8 +55,9 @@ def eigh(a, UPLO="L", *, _method="auto"):
     """numpy.linalg.eigh: eigenvalues (ascending) and eigenvectors (columns) of a stack of
     symmetric/Hermitian matrices; only the UPLO triangle is read. `_method` (private) forces
     "syevj", "xsyev_batched", "syevd", "own" (one block per matrix: Householder
-    tridiagonalisation, then bisection for eigenvalues or implicit QL for vectors) or
-    "own_jacobi" (one-block Jacobi kernel)."""
+    tridiagonalisation, then bisection for eigenvalues or implicit QL for vectors),
+    "own_jacobi" (one-block Jacobi kernel) or "dc" (float64: own tridiagonal reduction and
+    GPU divide and conquer, for large matrices)."""
     w, v = _eigh(a, UPLO, True, _method)
     return EighResult(w, v)
 
