@@ -1,5 +1,5 @@
 """Our blocked LU (cpp/ops/lu_blocked.cuh: panels factored in registers by one thread block
-or a thread-block cluster, cuBLAS trsm + GEMM updates), the route of det/slogdet/inv/solve
+or a thread-block cluster; trsm + GEMM updates by cuBLAS, or up to n = 512 by one kernel of ours), the route of det/slogdet/inv/solve
 for float32/float64 wherever cuSOLVER Xgetrf was taken, against numpy.linalg and against
 the cuSOLVER route (GPUARR_LU_ROUTE=cusolver). The sizes cross the panel width (64 float32,
 32 float64), one block's 512 rows (clusters of 2..16 blocks above), the last narrow panel,

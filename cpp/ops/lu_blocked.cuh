@@ -11,7 +11,8 @@
 // column's pivot candidates through distributed shared memory: one block barrier and one
 // cluster barrier per column, no global-memory round trip. The row interchanges are then
 // applied to the other columns as one gather of the <= 2B moved rows, and the trailing
-// matrix is updated by cuBLAS trsm + GEMM (right-looking).
+// matrix is updated by cuBLAS trsm + GEMM (right-looking; up to n = 512 by one kernel of
+// ours, small_update_kernel).
 //
 // Host-independent of the rest of gpuarr except the CUDA/cuBLAS status checks, so that
 // benchmarks/probes/lu_blocked_probe.cu can build it alone against cuSOLVER.
@@ -20,6 +21,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <type_traits>
@@ -242,6 +244,72 @@ cublasStatus_t gemm_minus(cublasHandle_t h, int m, int n, int k, const T* a, con
   return gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus_one, a, ld, b, ld, &one, c, ld);
 }
 
+// The rank-kb update of small matrices in one kernel of ours (n <= kSmallUpdateMaxN):
+// columns [0, w) right of the panel, A12 <- L11^-1 A12 (kb rows), then A22 -= L21 A12 (rows
+// kb..m). a: the panel's top-left (L11). Why not cuBLAS there: the first cuBLAS GEMM and
+// trsm of a process load their kernels, ~85 ms on the H100, which was most of a first det
+// 512 in a fresh process (107 ms against 12-24 ms on the other routes); at these sizes the
+// update is latency-bound anyway. One block per 16 columns walks all rows of A22 (a block
+// owns its columns of A12 and A22, so no block reads what another writes).
+constexpr int64_t kSmallUpdateMaxN = 512;
+constexpr int kUpdCols = 16, kUpdRows = 64, kUpdThreads = 256;
+
+template <class T, int B>
+__global__ void __launch_bounds__(kUpdThreads) small_update_kernel(T* a, int64_t lda, int m,
+                                                                   int kb, int w) {
+  __shared__ T l11[B][B + 1];
+  __shared__ T x[B][kUpdCols];
+  __shared__ T l21t[B][kUpdRows];  // transposed: consecutive rows in consecutive banks
+  const int t = threadIdx.x;
+  const int c0 = blockIdx.x * kUpdCols;
+  const int cols = min(kUpdCols, w - c0);
+  T* a12 = a + (kb + c0) * lda;
+  for (int u = t; u < kb * kb; u += kUpdThreads) {
+    const int i = u % kb, p = u / kb;
+    l11[i][p] = a[i + p * lda];
+  }
+  for (int u = t; u < kb * kUpdCols; u += kUpdThreads) {
+    const int i = u % kb, j = u / kb;
+    x[i][j] = j < cols ? a12[i + j * lda] : T(0);
+  }
+  // forward substitution with the unit lower L11: 16 columns x 16 row groups
+  const int tj = t % kUpdCols, tg = t / kUpdCols;
+  for (int p = 0; p < kb - 1; ++p) {
+    __syncthreads();
+    const T xp = x[p][tj];
+    for (int i = p + 1 + tg; i < kb; i += kUpdThreads / kUpdCols) x[i][tj] -= l11[i][p] * xp;
+  }
+  __syncthreads();
+  for (int u = t; u < kb * kUpdCols; u += kUpdThreads) {
+    const int i = u % kb, j = u / kb;
+    if (j < cols) a12[i + j * lda] = x[i][j];
+  }
+  // A22, 64 rows at a time: thread row tx, columns ty + 4 q
+  const int tx = t % kUpdRows, ty = t / kUpdRows;
+  for (int r0 = kb; r0 < m; r0 += kUpdRows) {
+    const int rows = min(kUpdRows, m - r0);
+    __syncthreads();  // the previous tile's l21t reads are done
+    for (int u = t; u < kb * kUpdRows; u += kUpdThreads) {
+      const int r = u % kUpdRows, p = u / kUpdRows;
+      l21t[p][r] = r < rows ? a[(r0 + r) + p * lda] : T(0);
+    }
+    __syncthreads();
+    T acc[kUpdCols / 4] = {};
+    for (int p = 0; p < kb; ++p) {
+      const T l = l21t[p][tx];
+#pragma unroll
+      for (int q = 0; q < kUpdCols / 4; ++q) acc[q] += l * x[p][ty + 4 * q];
+    }
+    if (tx < rows) {
+#pragma unroll
+      for (int q = 0; q < kUpdCols / 4; ++q) {
+        const int j = ty + 4 * q;
+        if (j < cols) a12[(r0 + tx) + j * lda] -= acc[q];
+      }
+    }
+  }
+}
+
 // The launch of one panel: one cluster of `blocks` blocks (cfg points into attr: built in
 // place, never copied).
 struct PanelLaunch {
@@ -316,6 +384,13 @@ void factor(T* a, int64_t n, int64_t* piv, int* info, int* moves, bool swap_left
     if (w <= 0) return;
     T* l11 = a + k + k * lda;
     T* a12 = a + k + (k + kb) * lda;
+    if (n <= kSmallUpdateMaxN) {
+      const unsigned grid = static_cast<unsigned>((w + kUpdCols - 1) / kUpdCols);
+      small_update_kernel<T, B><<<grid, kUpdThreads, 0, stream>>>(
+          l11, lda, static_cast<int>(n - k), static_cast<int>(kb), static_cast<int>(w));
+      check_cuda(cudaGetLastError(), "small_update_kernel (blocked LU)");
+      return;
+    }
     cublas_check(trsm_left(handle, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, static_cast<int>(kb),
                            static_cast<int>(w), l11, static_cast<int>(lda), a12,
                            static_cast<int>(lda)),
