@@ -32,6 +32,8 @@ constexpr EighRule kEighRules[] = {
     {48, 1, true, false, EigMethod::Own, true},
     {64, 150, true, false, EigMethod::Own, true},
     {100, 200, true, false, EigMethod::Own, true},
+    // one large float64 matrix with vectors: divide and conquer (available() checks the dtype)
+    {kTridiagDcMaxN, 1, true, false, EigMethod::TridiagDC, true, kTridiagDcMinN, 1},
     {kAnyN, 2, false, false, EigMethod::XsyevBatched},
     {kAnyN, 1, false, false, EigMethod::Syevd},       // single large matrix (and fallback)
 };
@@ -233,11 +235,8 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
     return requested;
   }
   const bool real = is_real_compute(compute);
-  if (compute_v && batch == 1 && n >= kTridiagDcMinN &&
-      available(EigMethod::TridiagDC, n, compute, compute_v, avail))
-    return EigMethod::TridiagDC;
   for (const EighRule& r : kEighRules) {
-    if (n > r.max_n || batch < r.min_batch) continue;
+    if (n > r.max_n || n < r.min_n || batch < r.min_batch || batch > r.max_batch) continue;
     if (r.real_only && !real) continue;
     if (r.values_only && compute_v) continue;
     if (r.vectors_only && !compute_v) continue;

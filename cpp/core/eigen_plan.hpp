@@ -70,7 +70,8 @@ struct EighAvailability {
 };
 
 // One row of the crossover table (cpp/core/eigen_plan.cpp): the first row matching
-// n <= max_n, batch >= min_batch, (real dtype or !real_only), method available wins.
+// min_n <= n <= max_n, min_batch <= batch <= max_batch, (real dtype or !real_only), method
+// available wins.
 struct EighRule {
   int64_t max_n;
   int64_t min_batch;
@@ -78,6 +79,8 @@ struct EighRule {
   bool values_only;  // the row applies only when eigenvectors are not wanted
   EigMethod method;
   bool vectors_only = false;  // the row applies only when eigenvectors are wanted
+  int64_t min_n = 0;
+  int64_t max_batch = INT64_MAX;
 };
 
 // GPUARR_EIGH_AUTO_OWN_VECTORS=0 (read once) takes the tridiagonal + QL kernel out of

@@ -24,6 +24,7 @@
 #include "ops/device_types.cuh"
 #include "ops/eigen.hpp"
 #include "ops/kernels.hpp"
+#include "ops/linalg_common.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cusolver_handle.hpp"
@@ -109,16 +110,6 @@ cudaDataType cuda_type(DType t) {
 }
 
 // ---- small kernels --------------------------------------------------------------------
-__global__ void any_nonzero_kernel(const int* __restrict__ info, int64_t n, int* out) {
-  int found = 0;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    found |= (info[i] != 0);
-  }
-  found = __syncthreads_or(found);
-  if (found && threadIdx.x == 0) atomicOr(out, 1);
-}
-
 // out = 1 if any imag part of the complex array w (n entries) is nonzero (or NaN).
 template <class R>
 __global__ void any_imag_kernel(const Complex<R>* __restrict__ w, int64_t n, int* out) {
@@ -171,15 +162,6 @@ std::shared_ptr<Memory> zeroed_flag(cudaStream_t stream) {
   auto mem = allocate_device_memory(sizeof(int));
   GPUARR_CUDA_CHECK(cudaMemsetAsync(mem->ptr(), 0, sizeof(int), stream));
   return mem;
-}
-
-bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream) {
-  auto flag = zeroed_flag(stream);
-  const int threads = 256;
-  any_nonzero_kernel<<<grid_for(count, threads).x > 1024 ? 1024 : grid_for(count, threads).x,
-                       threads, 0, stream>>>(info, count, static_cast<int*>(flag->ptr()));
-  check_launch("any_nonzero_kernel");
-  return flag_readback(flag, stream) != 0;
 }
 
 // Workspace sizes cached per (method, n, batch, dtype, jobz, uplo).
@@ -356,16 +338,11 @@ class HostWorkspace {
  public:
   // Declared where it must outlive the solver's asynchronous use (up to the info readback).
   void* get(size_t nbytes, bool pinned) {
-    nbytes = std::max<size_t>(nbytes, 1);
     if (pinned) {
-      thread_local std::unique_ptr<PinnedMemory> cache;
-      if (!cache || cache->nbytes() < nbytes) {
-        cache.reset();  // cudaFreeHost waits for the device
-        cache = std::make_unique<PinnedMemory>(nbytes);
-      }
-      return cache->ptr();
+      thread_local GrowingPinnedBuffer cache;
+      return cache.get(nbytes);
     }
-    pageable_.resize(nbytes);
+    pageable_.resize(std::max<size_t>(nbytes, 1));
     return pageable_.data();
   }
 
@@ -618,7 +595,7 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
     check_launch("eigh_poison_kernel");
   });
   // One small readback: any nonzero info (also waits for the host workspace's last use).
-  res.failed = any_info_nonzero(info, batch, stream);
+  res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
   res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
   if (compute_v) res.v = transpose_copy(cm, out_t);
   return res;
@@ -693,7 +670,7 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
                                   cta, vptr, n, cta, vptr, n, cta, ws.dev->ptr(), ws.dev_bytes,
                                   hptr, ws.host_bytes, info + b));
   }
-  res.failed = any_info_nonzero(info, batch, stream);
+  res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
 
   if (!real_in) {
     res.w = w;

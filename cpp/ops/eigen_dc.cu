@@ -12,12 +12,12 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <vector>
 
 #include "core/eigen_plan.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/eigen.hpp"
 #include "ops/kernels.hpp"
+#include "ops/linalg_common.cuh"
 #include "ops/strided.cuh"
 #include "ops/tridiag.hpp"
 #include "runtime/cuda_check.hpp"
@@ -63,16 +63,6 @@ __global__ void scale_kernel(double* x, int64_t count, double s) {
     x[i] *= s;
 }
 
-__global__ void fill_nan_kernel(double* x, int64_t count) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += int64_t(gridDim.x) * blockDim.x)
-    x[i] = NAN;
-}
-
-unsigned blocks_for(int64_t count, int threads) {
-  return static_cast<unsigned>(std::min<int64_t>((count + threads - 1) / threads, 1024));
-}
-
 }  // namespace
 
 EighResult eigh_dc_solve(const NDArray& a_in, bool lower, bool compute_v) {
@@ -108,23 +98,23 @@ EighResult eigh_dc_solve(const NDArray& a_in, bool lower, bool compute_v) {
     double* wb = reinterpret_cast<double*>(w.data()) + b * n;
     double* Q = reinterpret_cast<double*>(q.data()) + b * n * n;
     GPUARR_CUDA_CHECK(cudaMemsetAsync(max_bits, 0, sizeof(unsigned long long), stream));
-    lower_max_abs_kernel<<<blocks_for(n * 32, 256), 256, 0, stream>>>(A, n, max_bits);
+    lower_max_abs_kernel<<<grid_for(n * 32, 256), 256, 0, stream>>>(A, n, max_bits);
     check_launch("lower_max_abs_kernel");
     unsigned long long bits = 0;
     read_small_device_bytes(&bits, max_bits, sizeof(bits), stream);
     double anrm;
     std::memcpy(&anrm, &bits, sizeof(anrm));
     if (!std::isfinite(anrm)) {  // NaN or inf in the read triangle: NaN results
-      fill_nan_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(wb, n);
-      fill_nan_kernel<<<blocks_for(n * n, 256), 256, 0, stream>>>(Q, n * n);
-      check_launch("fill_nan_kernel");
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      launch_fill(reinterpret_cast<char*>(wb), {n}, {8}, 8, &nan, stream);
+      launch_fill(reinterpret_cast<char*>(Q), {n * n}, {8}, 8, &nan, stream);
       continue;
     }
     double sigma = 1;
     if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
     if (anrm > rmax) sigma = rmax / anrm;
     if (sigma != 1) {
-      scale_lower_kernel<<<blocks_for(n * 256, 256), 256, 0, stream>>>(A, n, sigma);
+      scale_lower_kernel<<<grid_for(n * 256, 256), 256, 0, stream>>>(A, n, sigma);
       check_launch("scale_lower_kernel");
     }
     tridiag_reduce_lower(A, n, d, e, tau, info + b, stream);
@@ -142,19 +132,14 @@ EighResult eigh_dc_solve(const NDArray& a_in, bool lower, bool compute_v) {
           info + b));
     }
     if (sigma != 1) {
-      scale_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(wb, n, 1 / sigma);
+      scale_kernel<<<grid_for(n, 256), 256, 0, stream>>>(wb, n, 1 / sigma);
       check_launch("scale_kernel");
     }
   }
-  // cuSOLVER's infos (a nonzero one is an invalid argument: a bug, reported as a failure).
-  std::vector<int> infos(static_cast<size_t>(batch));
-  for (int64_t b0 = 0; b0 < batch; b0 += int64_t(kSmallReadbackBytes / sizeof(int))) {
-    const int64_t cnt = std::min<int64_t>(batch - b0, kSmallReadbackBytes / sizeof(int));
-    read_small_device_bytes(infos.data() + b0, info + b0, sizeof(int) * cnt, stream);
-  }
   EighResult res;
   res.method = EigMethod::TridiagDC;
-  for (int x : infos) res.failed |= x != 0;
+  // A nonzero info is an invalid argument to cuSOLVER: a bug, reported as a failure.
+  res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
   res.w = w;
   if (compute_v) res.v = transpose_copy(q, t);
   return res;

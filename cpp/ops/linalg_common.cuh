@@ -100,6 +100,10 @@ struct FiniteCheck {
 int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
                             const FiniteCheck* check = nullptr);
 
+// Whether any of info[0..count) is nonzero (a negative info, an invalid argument, counts
+// too; a small read: waits for the stream).
+bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream);
+
 // The count of positive info entries, enqueued now and read later: lets the host wait for
 // the factorization only while the work queued after it (getrs) keeps the GPU busy, so
 // that two large solves on two streams overlap their second halves.

@@ -96,6 +96,17 @@ void launch_count_failed(const int* info, int64_t batch, const FiniteCheck* chec
   check_launch("count_failed_kernel");
 }
 
+// out = 1 (out zeroed first) if any info[i] is nonzero.
+__global__ void any_nonzero_kernel(const int* __restrict__ info, int64_t n, int* out) {
+  int found = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    found |= (info[i] != 0);
+  }
+  found = __syncthreads_or(found);
+  if (found && threadIdx.x == 0) atomicOr(out, 1);
+}
+
 template <class T>
 __device__ T one_value();
 template <> __device__ float one_value<float>() { return 1.0f; }
@@ -132,6 +143,19 @@ int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
   int host = 0;
   read_small_device_bytes(&host, flag->ptr(), sizeof(int), stream);
   return host;
+}
+
+bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream) {
+  auto flag = allocate_device_memory(sizeof(int));
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(flag->ptr(), 0, sizeof(int), stream));
+  if (count > 0) {
+    const dim3 grid(std::min(grid_for(count, 256).x, 1024u));
+    any_nonzero_kernel<<<grid, 256, 0, stream>>>(info, count, static_cast<int*>(flag->ptr()));
+    check_launch("any_nonzero_kernel");
+  }
+  int host = 0;
+  read_small_device_bytes(&host, flag->ptr(), sizeof(int), stream);
+  return host != 0;
 }
 
 namespace {

@@ -188,17 +188,6 @@ __global__ void k_final(const double* D, const double* scale, double* wv, int64_
 
 inline unsigned cdiv(int64_t a, int64_t b) { return unsigned((a + b - 1) / b); }
 
-// The per-level merge counts come back through page-locked memory, one buffer per thread
-// (grown on demand, kept): each call waits for its last readback before returning.
-int* pinned_counts(size_t ints) {
-  thread_local std::unique_ptr<PinnedMemory> buf;
-  if (!buf || buf->nbytes() < ints * sizeof(int)) {
-    buf.reset();
-    buf = std::make_unique<PinnedMemory>(ints * sizeof(int));
-  }
-  return static_cast<int*>(buf->ptr());
-}
-
 // An event that is destroyed on every exit path (a failed check throws).
 struct ScopedEvent {
   cudaEvent_t ev = nullptr;
@@ -217,7 +206,10 @@ void tridiag_dc_eigh(const double* d, const double* e, int64_t n, double* wv, do
   auto base = allocate_device_memory(carve(nullptr, n, &w));
   carve(base->ptr(), n, &w);
   const int L = w.L;
-  int* hc = pinned_counts(size_t(4) << std::max(L - 1, 0));
+  // The per-level merge counts come back through page-locked memory; each call waits for
+  // its last readback before returning.
+  thread_local GrowingPinnedBuffer counts;
+  int* hc = static_cast<int*>(counts.get(sizeof(int) * (size_t(4) << std::max(L - 1, 0))));
   ScopedEvent got;
   cublasHandle_t cb = cublas_handle(st);
   double* Qin = (L & 1) ? w.Qt : Q;

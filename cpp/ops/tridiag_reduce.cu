@@ -40,6 +40,18 @@ __device__ double warp_sum(double v) {
   return v;
 }
 
+// The sum over a block of 8 warps, valid in thread 0 (wr: 8 shared doubles; the block
+// must reach it together). The warps' partials are added in order, so it is deterministic.
+__device__ double block_sum_8warps(double v, double* wr) {
+  v = warp_sum(v);
+  if ((threadIdx.x & 31) == 0) wr[threadIdx.x >> 5] = v;
+  __syncthreads();
+  double sum = 0;
+  if (threadIdx.x == 0)
+    for (int u = 0; u < 8; ++u) sum += wr[u];
+  return sum;
+}
+
 constexpr int MAX_CH = 16;
 // The chunk product both symv kernels share: x (vload(q), q the row of S) is staged into xc
 // for tile column C and xr for row tiles [R0, R1); row contributions go to slot C, the chunk's
@@ -283,13 +295,9 @@ __global__ void __launch_bounds__(256) k3f_finish(double* Ap, int64_t ld, double
     acol_next[r] = a_next - pbs - v * sh_w0 - w;
     prod = w * v;
   }
-  prod = warp_sum(prod);
-  if (lane == 0) wr[warp] = prod;
-  __syncthreads();
+  const double block_prod = block_sum_8warps(prod, wr);
   if (t == 0) {
-    double sum = 0;
-    for (int u = 0; u < 8; ++u) sum += wr[u];
-    part3[blockIdx.x] = sum;
+    part3[blockIdx.x] = block_prod;
     __threadfence();
     last = atomicAdd(&fs->count, 1u) == gridDim.x - 1;
   }
@@ -298,12 +306,8 @@ __global__ void __launch_bounds__(256) k3f_finish(double* Ap, int64_t ld, double
   __threadfence();
   double sum = 0;
   for (unsigned b2 = t; b2 < gridDim.x; b2 += blockDim.x) sum += part3[b2];
-  sum = warp_sum(sum);
-  if (lane == 0) wr[warp] = sum;
-  __syncthreads();
+  const double tot2 = block_sum_8warps(sum, wr);
   if (t == 0) {
-    double tot2 = 0;
-    for (int u = 0; u < 8; ++u) tot2 += wr[u];
     fs->alpha2[i & 1] = -0.5 * tau * tot2;
     fs->count = 0;
   }

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <string>
 
 #include "runtime/cuda_check.hpp"
@@ -23,6 +24,15 @@ PinnedMemory::PinnedMemory(size_t nbytes) : nbytes_(nbytes) {
 
 PinnedMemory::~PinnedMemory() {
   if (ptr_ && cudaFreeHost(ptr_) != cudaSuccess) cudaGetLastError();
+}
+
+void* GrowingPinnedBuffer::get(size_t nbytes) {
+  nbytes = std::max<size_t>(nbytes, 1);
+  if (!mem_ || mem_->nbytes() < nbytes) {
+    mem_.reset();  // cudaFreeHost waits for the device
+    mem_ = std::make_unique<PinnedMemory>(nbytes);
+  }
+  return mem_->ptr();
 }
 
 bool is_pinned_host_pointer(const void* ptr) {

@@ -21,6 +21,17 @@ class PinnedMemory {
   size_t nbytes_;
 };
 
+// A page-locked buffer that grows on demand and is kept (freeing it waits for the device,
+// so it is reused rather than reallocated). Declare one `thread_local` per call site: a
+// caller must have finished its asynchronous use before its thread asks again.
+class GrowingPinnedBuffer {
+ public:
+  void* get(size_t nbytes);
+
+ private:
+  std::unique_ptr<PinnedMemory> mem_;
+};
+
 // True when `ptr` lies in page-locked (pinned or registered) host memory.
 bool is_pinned_host_pointer(const void* ptr);
 
