@@ -119,6 +119,60 @@ def _setup(kth, check_reference=True):
     return step
 
 
+def _setup_graphed(kth):
+    """The same step captured once by ``torch.cuda.graph`` (Adam with ``capturable=True``)
+    and replayed per call, after copying the batch into the graph's static input tensors.
+    Checked: five replays train the model bit for bit as five eager steps do."""
+    import torch
+    Model = _model_classes(torch)
+    torch.manual_seed(0)
+    model = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K, kth=kth).cuda()
+    eager = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K, kth=kth).cuda()
+    eager.load_state_dict(model.state_dict())
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, capturable=True)
+    # capturable Adam computes its bias corrections on the device, eager Adam on the host:
+    # the eager copy uses the capturable one too, so the two must agree bit for bit.
+    opt_eager = torch.optim.Adam(eager.parameters(), lr=1e-3, capturable=True)
+    g = torch.Generator(device="cpu").manual_seed(1)
+    x = torch.randn(BATCH, NUM_FEATURES, generator=g).cuda()
+    y = torch.randn(BATCH, generator=g).cuda()
+    static_x, static_y = x.clone(), y.clone()
+    crit = torch.nn.MSELoss()
+
+    def body(m, o, xs, ys):
+        o.zero_grad(set_to_none=True)
+        crit(m(xs), ys).backward()
+        o.step()
+
+    # Warm-up on a side stream (PyTorch's recipe: the autograd engine and Adam's state
+    # are set up outside the capture). These steps train the model, so the eager copy
+    # takes them too.
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            body(model, opt, static_x, static_y)
+            body(eager, opt_eager, x, y)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    opt.zero_grad(set_to_none=True)
+    with torch.cuda.graph(graph):
+        crit(model(static_x), static_y).backward()
+        opt.step()
+
+    def step():
+        static_x.copy_(x)
+        static_y.copy_(y)
+        graph.replay()
+
+    for _ in range(5):
+        step()
+        body(eager, opt_eager, x, y)
+    for (name, p), pe in zip(model.named_parameters(), eager.parameters()):
+        check(torch.equal(p, pe), f"graph replays trained {name} differently from eager steps")
+    return step
+
+
 @STEP.impl("gpuarr")
 def _step_gpuarr(ga):
     import gpuarr.torch as gt
@@ -148,6 +202,27 @@ def _step_floor(torch):
     return _setup(lambda A, k: A[..., k, k] * 1.0, check_reference=False)
 
 
+STEP_GRAPHED = Workload(
+    "seed 004 training step replayed from a CUDA graph (torch.cuda.graph)",
+    key="spectral_train_step_graphed", kind="call",
+    note="the same model, loss, backward and Adam step (capturable=True) captured once and "
+         "replayed per step after copying the batch in: what the step costs without "
+         "PyTorch's per-op host work; no goal in the issue (its row is the eager step). "
+         "gpuarr via kth_eigvalh (its kernel runs on PyTorch's stream); PyTorch's row is "
+         "the no-eigensolver step (A[..., k, k]), its floor")
+
+
+@STEP_GRAPHED.impl("gpuarr")
+def _step_graphed_gpuarr(ga):
+    import gpuarr.torch as gt
+    return _setup_graphed(gt.kth_eigvalh)
+
+
+@STEP_GRAPHED.impl("torch")
+def _step_graphed_floor(torch):
+    return _setup_graphed(lambda A, k: A[..., k, k] * 1.0)
+
+
 ROUNDTRIP = Workload(
     "DLPack round trip torch -> lib -> torch (1000 float32)", key="dlpack_roundtrip",
     kind="call", note="from_dlpack of a CUDA tensor and torch.from_dlpack back: the per-call "
@@ -172,7 +247,7 @@ def _roundtrip_cupy(cp):
     return _roundtrip_impl(cp.from_dlpack)
 
 
-register_group("interop", [STEP, STEP_FLOOR, ROUNDTRIP],
+register_group("interop", [STEP, STEP_FLOOR, STEP_GRAPHED, ROUNDTRIP],
                "seed 004's spectral model training step: gpuarr.torch.kth_eigvalh vs the "
                "seed's CuPy helper vs torch.linalg.eigvalsh (interop issue)")
 

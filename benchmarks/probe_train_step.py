@@ -1,6 +1,7 @@
 """Where the time of seed 004's training step goes (issue 5: <= 1.0 ms per step).
 
     python -m benchmarks.probe_train_step [rounds]
+    python -m benchmarks.probe_train_step --no-gpuarr [rounds]
 
 Times, interleaved round by round in one process (us per call, median over rounds; each
 round 200 calls then one synchronize): the whole step with gpuarr.torch.kth_eigvalh, the
@@ -133,5 +134,34 @@ def main():
         print(f"{name}: GPU kernel time {busy:.1f} us per step")
     print_medians(samples, digits=1)
 
+def floor_without_gpuarr(rounds):
+    """The no-eigensolver step in a process that never imports gpuarr: whether gpuarr's
+    presence (its context setup, its threads) changes PyTorch's own cost."""
+    import torch
+    assert "gpuarr" not in sys.modules
+    Model = _model_classes(torch)
+    torch.manual_seed(0)
+    model = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K,
+                  kth=lambda A, k: A[..., k, k] * 1.0).cuda()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    x = torch.randn(BATCH, NUM_FEATURES, device="cuda")
+    y = torch.randn(BATCH, device="cuda")
+    crit = torch.nn.MSELoss()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        crit(model(x), y).backward()
+        opt.step()
+
+    samples = interleaved_medians({"step without eigensolver, no gpuarr in the process":
+                                   (step, torch.cuda.synchronize)}, rounds, 200, 50)
+    assert "gpuarr" not in sys.modules
+    print_medians(samples, digits=1)
+
+
 if __name__ == "__main__":
-    main()
+    if "--no-gpuarr" in sys.argv:
+        sys.argv.remove("--no-gpuarr")
+        floor_without_gpuarr(int(sys.argv[1]) if len(sys.argv) > 1 else 9)
+    else:
+        main()
