@@ -18,6 +18,25 @@ from benchmarks.interop import BATCH, DIM, K, NUM_FEATURES, _model_classes
 from benchmarks.probe_rounds import interleaved_medians, print_medians
 
 
+def _model_and_step(torch, kth):
+    """Seed 004's model with `kth` for the k-th eigenvalue, Adam, a fixed batch, the loss,
+    and the training step."""
+    Model = _model_classes(torch)
+    torch.manual_seed(0)
+    model = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K, kth=kth).cuda()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    x = torch.randn(BATCH, NUM_FEATURES, device="cuda")
+    y = torch.randn(BATCH, device="cuda")
+    crit = torch.nn.MSELoss()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        crit(model(x), y).backward()
+        opt.step()
+
+    return model, opt, x, y, crit, step
+
+
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     import torch
@@ -27,18 +46,7 @@ def main():
 
     sync = torch.cuda.synchronize
     Model = _model_classes(torch)
-    torch.manual_seed(0)
-    model = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K, kth=gt.kth_eigvalh).cuda()
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    x = torch.randn(BATCH, NUM_FEATURES, device="cuda")
-    y = torch.randn(BATCH, device="cuda")
-    crit = torch.nn.MSELoss()
-
-    def step():
-        opt.zero_grad(set_to_none=True)
-        loss = crit(model(x), y)
-        loss.backward()
-        opt.step()
+    model, opt, x, y, crit, step = _model_and_step(torch, gt.kth_eigvalh)
 
     def forward_no_grad():
         with torch.no_grad():
@@ -139,20 +147,7 @@ def floor_without_gpuarr(rounds):
     presence (its context setup, its threads) changes PyTorch's own cost."""
     import torch
     assert "gpuarr" not in sys.modules
-    Model = _model_classes(torch)
-    torch.manual_seed(0)
-    model = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K,
-                  kth=lambda A, k: A[..., k, k] * 1.0).cuda()
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    x = torch.randn(BATCH, NUM_FEATURES, device="cuda")
-    y = torch.randn(BATCH, device="cuda")
-    crit = torch.nn.MSELoss()
-
-    def step():
-        opt.zero_grad(set_to_none=True)
-        crit(model(x), y).backward()
-        opt.step()
-
+    step = _model_and_step(torch, lambda A, k: A[..., k, k] * 1.0)[-1]
     samples = interleaved_medians({"step without eigensolver, no gpuarr in the process":
                                    (step, torch.cuda.synchronize)}, rounds, 200, 50)
     assert "gpuarr" not in sys.modules

@@ -11,10 +11,10 @@
   whose backward is plain PyTorch. CPU tensors fall back to ``torch.linalg``. Batched over
   leading dimensions; float32 and float64 (complex Hermitian input works the same way).
 
-CUDA graphs: ``kth_eigvalh`` on real float32/float64 matrices that its kernel takes (float32
-n <= 320) launches on PyTorch's current stream with no host synchronisation and no memory of
-its own, so a training step that uses it can be captured with ``torch.cuda.graph`` and
-replayed. ``eigh``, ``eigvalsh`` and ``kth_eigvalh``'s fallback read cuSOLVER's status back
+CUDA graphs: ``kth_eigvalh`` on real float32/float64 matrices that its kernel takes (those
+that fit in shared memory) launches on PyTorch's current stream with no host synchronisation
+and no memory of its own, so a training step that uses it can be captured with
+``torch.cuda.graph`` and replayed. ``eigh``, ``eigvalsh`` and ``kth_eigvalh``'s fallback read cuSOLVER's status back
 to the host and cannot be captured.
 
 Only the ``lower`` (or upper) triangle of ``A`` is read, as in ``torch.linalg.eigh``; the
