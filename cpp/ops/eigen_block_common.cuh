@@ -131,17 +131,21 @@ __device__ void householder_sym_update(T* A, const T* v, T* p, double tau, int o
   }
 }
 
-// Opts `kernel` in to the device's maximum dynamic shared memory, once per device (the
-// caller passes a function-local static mutex and mask, one pair per kernel instantiation).
-template <class Kernel>
-void opt_in_smem(Kernel kernel, size_t smem, std::mutex& mu, uint64_t& done_mask) {
+// Opts `Kernel` in to the device's maximum dynamic shared memory when `smem` needs it, once
+// per device (each kernel instantiation keeps its own lock and mask of devices done).
+template <auto Kernel>
+void opt_in_smem(size_t smem) {
   if (smem <= 48 * 1024) return;
+  static std::mutex mu;
+  static uint64_t done_mask = 0;
   const int dev = current_device();
   std::lock_guard<std::mutex> lock(mu);
   if (dev >= 64 || !(done_mask & (uint64_t(1) << dev))) {
     int optin = 0;
-    GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    GPUARR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    GPUARR_CUDA_CHECK(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    GPUARR_CUDA_CHECK(
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     if (dev < 64) done_mask |= uint64_t(1) << dev;
   }
 }

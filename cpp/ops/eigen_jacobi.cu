@@ -216,9 +216,7 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
   static const char* env = std::getenv("GPUARR_EIGH_THREADS");
   const int threads = threads_override(own_kernel_threads(n), env);
   auto kernel = jacobi_eigh_kernel<T, kVectors>;
-  static std::mutex mu;  // opt in to the device's limit once per device and instantiation
-  static uint64_t done_mask = 0;
-  eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
+  eigen_detail::opt_in_smem<jacobi_eigh_kernel<T, kVectors>>(smem);
   const double eps = sizeof(T) == 4 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
   const int max_sweeps = sizeof(T) == 4 ? 24 : 32;
   eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {

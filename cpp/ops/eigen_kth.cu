@@ -193,9 +193,7 @@ void launch_typed(const void* a, void* w, void* q, int64_t batch, int64_t n, int
   const size_t smem = kth_eigenpair_smem_bytes(n, dt);
   const int threads = own_kernel_threads(n);
   auto kernel = kth_eigenpair_kernel<T>;
-  static std::mutex mu;
-  static uint64_t done_mask = 0;
-  eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
+  eigen_detail::opt_in_smem<kth_eigenpair_kernel<T>>(smem);
   // The kernel reads column-major matrices: C order is the transpose, whose lower triangle
   // is the C-order matrix's upper one.
   eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {

@@ -76,9 +76,7 @@ void launch_typed(const void* cm, void* w, int64_t batch, int64_t n, bool lower,
   static const char* env = std::getenv("GPUARR_EIGH_THREADS");
   const int threads = threads_override(own_kernel_threads(n), env);
   auto kernel = tridiag_eigvals_kernel<T>;
-  static std::mutex mu;
-  static uint64_t done_mask = 0;
-  eigen_detail::opt_in_smem(kernel, smem, mu, done_mask);
+  eigen_detail::opt_in_smem<tridiag_eigvals_kernel<T>>(smem);
   eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {
     kernel<<<nb, threads, smem, stream>>>(static_cast<const T*>(cm) + b0 * n * n,
                                           static_cast<T*>(w) + b0 * n, static_cast<int>(n),

@@ -26,6 +26,7 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/pinned_memory.hpp"
+#include "runtime/stream.hpp"
 
 namespace gpuarr {
 namespace tdc {
@@ -188,13 +189,6 @@ __global__ void k_final(const double* D, const double* scale, double* wv, int64_
 
 inline unsigned cdiv(int64_t a, int64_t b) { return unsigned((a + b - 1) / b); }
 
-// An event that is destroyed on every exit path (a failed check throws).
-struct ScopedEvent {
-  cudaEvent_t ev = nullptr;
-  ScopedEvent() { GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)); }
-  ~ScopedEvent() { cudaEventDestroy(ev); }
-};
-
 }  // namespace
 }  // namespace tdc
 
@@ -210,7 +204,7 @@ void tridiag_dc_eigh(const double* d, const double* e, int64_t n, double* wv, do
   // its last readback before returning.
   thread_local GrowingPinnedBuffer counts;
   int* hc = static_cast<int*>(counts.get(sizeof(int) * (size_t(4) << std::max(L - 1, 0))));
-  ScopedEvent got;
+  Event got(/*timing=*/false, /*blocking=*/false);
   cublasHandle_t cb = cublas_handle(st);
   double* Qin = (L & 1) ? w.Qt : Q;
   k_scale<<<1, 1024, 0, st>>>(d, e, n, w.scale);
@@ -224,14 +218,14 @@ void tridiag_dc_eigh(const double* d, const double* e, int64_t n, double* wv, do
     k_prepare<<<G, PREP, 0, st>>>(w, lev, e, Qin);
     check_launch("tridiag_dc k_prepare");
     GPUARR_CUDA_CHECK(cudaMemcpyAsync(hc, w.cnt, G * 16, cudaMemcpyDeviceToHost, st));
-    GPUARR_CUDA_CHECK(cudaEventRecord(got.ev, st));
+    got.record(st);
     k_secular<<<dim3(cdiv(mm, 8), G), 256, 0, st>>>(w, lev);
     check_launch("tridiag_dc k_secular");
     k_rank_zhat<<<dim3(cdiv(mm, 128), G), 128, 0, st>>>(w, lev);
     check_launch("tridiag_dc k_rank_zhat");
     k_inorm<<<dim3(cdiv(mm, 128), G), 128, 0, st>>>(w, lev);
     check_launch("tridiag_dc k_inorm");
-    GPUARR_CUDA_CHECK(cudaEventSynchronize(got.ev));  // the counts, while the kernels run
+    got.synchronize();  // the counts, while the kernels run
     const Lay ly = make_lay(n, lev, hc);
     auto pool = allocate_device_memory(std::max<size_t>(size_t(ly.stride) * G * 8, 8));
     w.pool = static_cast<double*>(pool->ptr());
