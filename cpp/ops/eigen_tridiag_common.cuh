@@ -69,58 +69,54 @@ __device__ __forceinline__ int sturm_count(const T* d, const T* e2, int n, T x, 
   return cnt;
 }
 
-// The Householder reflector of column k of the packed lower triangle A (LAPACK sytd2, 'L'):
-// x = A[k+1:, k], v = x - alpha e1 with alpha = -sign(x0) ||x||, tau = 2 / v'v. A column
-// with nothing below x0 is already reduced: H = I (tau = 0, alpha = x0, v0 = 0). Every
-// thread calls it (a block sum) and gets the same values.
-struct ColumnReflector {
-  double alpha, v0, tau;
-  bool identity;
-};
-
-template <class T>
-__device__ ColumnReflector column_reflector(const T* A, int k, int n, double* red) {
-  double loc = 0.0;
-  for (int i = k + 2 + int(threadIdx.x); i < n; i += blockDim.x) {
-    const double x = double(A[tri(i) + k]);
-    loc += x * x;
-  }
-  const double sigma = block_sum(loc, red);
-  const double x0 = double(A[tri(k + 1) + k]);
-  if (sigma == 0.0) return {x0, 0.0, 0.0, true};
-  const double normx = sqrt(sigma + x0 * x0);
-  const double alpha = x0 > 0.0 ? -normx : normx;
-  const double v0 = x0 - alpha;
-  return {alpha, v0, 2.0 / (sigma + v0 * v0), false};
-}
-
 // Householder reduction to tridiagonal form of the packed lower triangle A (LAPACK sytd2,
-// 'L'), column by column with column_reflector and the trailing update. Writes the diagonal
-// d and e2 = e^2; when `e` is not null also the signed off-diagonal e (e[k] = alpha) and
-// each reflector's tau and first element v0 (reflector k is (v0[k], A[k+2:, k]) on rows
-// k+1..: later steps never touch column k). v and p are n-element scratch. Every thread
-// calls it; ends with a barrier.
+// 'L'): for column k, v = x - alpha e1 (x = A[k+1:, k], alpha = -sign(x0) ||x||),
+// tau = 2/v'v, then the trailing update. Writes the diagonal d and e2 = e^2; when `e` is not
+// null also the signed off-diagonal e (e[k] = alpha) and each reflector's tau and first
+// element v0 (reflector k is (v0[k], A[k+2:, k]) on rows k+1..: later steps never touch
+// column k). v and p are n-element scratch. Every thread calls it; ends with a barrier.
 template <class T>
 __device__ void tridiagonalize_packed(T* A, T* v, T* p, T* d, T* e2, T* e, T* tau, T* v0,
                                       int n, double* red) {
   const int tid = threadIdx.x, nt = blockDim.x;
   for (int k = 0; k + 2 < n; ++k) {
-    const ColumnReflector h = column_reflector(A, k, n, red);
+    const int L = n - k - 1;  // length of x = A[k+1:, k]
+    const int o = k + 1;      // offset of the trailing block
+    double loc = 0.0;
+    for (int i = k + 2 + tid; i < n; i += nt) {
+      const double x = double(A[tri(i) + k]);
+      loc += x * x;
+    }
+    const double sigma = block_sum(loc, red);
+    const double x0 = double(A[tri(o) + k]);
+    if (sigma == 0.0) {  // column already reduced: H = I
+      if (tid == 0) {
+        d[k] = A[tri(k) + k];
+        e2[k] = T(x0 * x0);
+        if (e) {
+          e[k] = T(x0);
+          tau[k] = T(0);
+          v0[k] = T(0);
+        }
+      }
+      continue;  // (the next block sum's barriers order everything)
+    }
+    const double normx = sqrt(sigma + x0 * x0);
+    const double alpha = x0 > 0.0 ? -normx : normx;
+    const double v0k = x0 - alpha;
+    const double tauk = 2.0 / (sigma + v0k * v0k);
+    for (int i = tid; i < L; i += nt) v[i] = (i == 0) ? T(v0k) : A[tri(o + i) + k];
     if (tid == 0) {
       d[k] = A[tri(k) + k];
-      e2[k] = T(h.alpha * h.alpha);
+      e2[k] = T(alpha * alpha);
       if (e) {
-        e[k] = T(h.alpha);
-        tau[k] = T(h.tau);
-        v0[k] = T(h.v0);
+        e[k] = T(alpha);
+        tau[k] = T(tauk);
+        v0[k] = T(v0k);
       }
     }
-    if (h.identity) continue;  // (the next block sum's barriers order everything)
-    const int L = n - k - 1;  // length of x
-    const int o = k + 1;      // offset of the trailing block
-    for (int i = tid; i < L; i += nt) v[i] = (i == 0) ? T(h.v0) : A[tri(o + i) + k];
     __syncthreads();
-    householder_sym_update(A, v, p, h.tau, o, L, red);
+    householder_sym_update(A, v, p, tauk, o, L, red);
     __syncthreads();
   }
   if (tid == 0) {

@@ -84,22 +84,39 @@ __global__ void __launch_bounds__(kMaxThreads)
 
   // 1. Householder reduction, keeping the reflectors.
   for (int k = 0; k + 2 < n; ++k) {
-    const eigen_detail::ColumnReflector h = eigen_detail::column_reflector(A, k, n, red);
-    if (tid == 0) {
-      d[k] = W(A[tri(k) + k]);
-      e[k] = W(h.alpha);
-      tau[k] = T(h.tau);
-    }
-    if (h.identity) continue;  // (the next block sum's barriers order everything)
     const int L = n - k - 1;
     const int o = k + 1;
+    double loc = 0.0;
+    for (int i = k + 2 + tid; i < n; i += nt) {
+      const double x = double(A[tri(i) + k]);
+      loc += x * x;
+    }
+    const double sigma = block_sum(loc, red);
+    const double x0 = double(A[tri(o) + k]);
+    if (sigma == 0.0) {  // column already reduced: H = I
+      if (tid == 0) {
+        d[k] = W(A[tri(k) + k]);
+        e[k] = W(x0);
+        tau[k] = T(0);
+      }
+      continue;  // (the next block sum's barriers order everything)
+    }
+    const double normx = sqrt(sigma + x0 * x0);
+    const double alpha = x0 > 0.0 ? -normx : normx;
+    const double v0 = x0 - alpha;
+    const double tk = 2.0 / (sigma + v0 * v0);
     for (int i = tid; i < L; i += nt) {
-      const T vi = (i == 0) ? T(h.v0) : A[tri(o + i) + k];
+      const T vi = (i == 0) ? T(v0) : A[tri(o + i) + k];
       hv[i] = vi;
       vo[size_t(k) * n + i] = vi;  // kept for step 3
     }
+    if (tid == 0) {
+      d[k] = W(A[tri(k) + k]);
+      e[k] = W(alpha);
+      tau[k] = T(tk);
+    }
     __syncthreads();  // hv is complete
-    eigen_detail::householder_sym_update(A, hv, p, h.tau, o, L, red);
+    eigen_detail::householder_sym_update(A, hv, p, tk, o, L, red);
     __syncthreads();
   }
   if (tid == 0) {
