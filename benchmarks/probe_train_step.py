@@ -2,20 +2,23 @@
 
     python -m benchmarks.probe_train_step [rounds]
     python -m benchmarks.probe_train_step --no-gpuarr [rounds]
+    python -m benchmarks.probe_train_step --paired [rounds]
 
 Times, interleaved round by round in one process (us per call, median over rounds; each
 round 200 calls then one synchronize): the whole step with gpuarr.torch.kth_eigvalh, the
-model's forward alone, the step's parts without any eigensolver, kth_eigvalh forward and
-backward on a fixed batch, gpuarr's eigh alone, the DLPack conversions it makes, and the
-step with an eigensolver that costs only the eigenvalues-only kernel's GPU time; then the
-GPU kernel time per step (torch.profiler) with and without the eigensolver.
+model's forward alone (with and without grad), the step's parts without any eigensolver,
+the step and kth_eigvalh forward + backward with the gradient kernel and with PyTorch ops,
+gpuarr's eigh alone, the DLPack conversions it makes, and the step with an eigensolver that
+costs only the eigenvalues-only kernel's GPU time; then the GPU kernel time per step
+(torch.profiler) with and without the eigensolver. `--no-gpuarr`: PyTorch's own step in a
+process without gpuarr. `--paired`: kth_eigvalh's step minus PyTorch's own, round by round.
 """
 
 import sys
 import time
 
 from benchmarks.interop import BATCH, DIM, K, NUM_FEATURES, _model_classes
-from benchmarks.probe_rounds import interleaved_medians, print_medians
+from benchmarks.probe_rounds import interleaved_medians, per_call, print_medians
 
 
 def _model_and_step(torch, kth):
@@ -37,6 +40,23 @@ def _model_and_step(torch, kth):
     return model, opt, x, y, crit, step
 
 
+def kth_with_pytorch_backward(torch, gt):
+    """kth_eigvalh with its backward as PyTorch ops (what it ran before its gradient
+    kernel), for comparisons."""
+
+    class KthPyTorchBackward(gt.KthEigvalhFunction):
+        @staticmethod
+        def backward(ctx, g):
+            ctx.from_kernel = False
+            return gt.KthEigvalhFunction.backward(ctx, g)
+
+    def kth(A, k):
+        gt._check_square(A, "kth_eigvalh")
+        return KthPyTorchBackward.apply(A, k, True)
+
+    return kth
+
+
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     import torch
@@ -51,6 +71,9 @@ def main():
     def forward_no_grad():
         with torch.no_grad():
             model(x)
+
+    def forward_and_loss():
+        crit(model(x), y)
 
     def step_without_eigen():
         # the same graph up to the matrices, then a scalar of them, backward and Adam
@@ -89,6 +112,16 @@ def main():
         loss.backward()
         opt_values.step()
 
+    kth_pytorch_backward = kth_with_pytorch_backward(torch, gt)
+    model_old = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K,
+                      kth=kth_pytorch_backward).cuda()
+    opt_old = torch.optim.Adam(model_old.parameters(), lr=1e-3)
+
+    def step_pytorch_backward():
+        opt_old.zero_grad(set_to_none=True)
+        crit(model_old(x), y).backward()
+        opt_old.step()
+
     A = torch.randn(BATCH, DIM, DIM, device="cuda")
     A = (A + A.mT).requires_grad_()
     g = torch.ones(BATCH, device="cuda")
@@ -103,6 +136,10 @@ def main():
     Ad = A.detach()
     Ag = gt.from_torch(Ad)
 
+    def kth_forward_backward_pytorch_ops():
+        w = kth_pytorch_backward(A, K)
+        (gA,) = torch.autograd.grad(w, A, g)
+
     def gpuarr_eigh():
         ga.linalg.eigh(Ag)
 
@@ -116,15 +153,19 @@ def main():
     cases = {
         "whole step (kth_eigvalh)": step,
         "forward, no grad": forward_no_grad,
+        "forward + loss, with grad, no backward": forward_and_loss,
         "step without eigensolver ([:, k, k])": step_without_eigen,
         "step, eigenvalues-only kernel + stand-in q": step_values_only,
         "Adam step alone": adam_only,
         "kth_eigvalh forward (grad needed)": kth_forward,
+        "whole step, kth backward as PyTorch ops": step_pytorch_backward,
         "kth_eigvalh forward + backward": kth_forward_backward,
+        "kth_eigvalh forward + backward as PyTorch ops": kth_forward_backward_pytorch_ops,
         "gpuarr.linalg.eigh 256x45x45 alone": gpuarr_eigh,
         "from_torch + to_torch": conversions,
     }
     step()  # gradients exist for the Adam-only case
+    step_pytorch_backward()
     samples = interleaved_medians({k: (f, sync) for k, f in cases.items()}, rounds, 200, 50)
     t, c = time.perf_counter(), time.process_time()
     for _ in range(500):
@@ -154,8 +195,57 @@ def floor_without_gpuarr(rounds):
     print_medians(samples, digits=1)
 
 
+def paired(rounds):
+    """The step with kth_eigvalh against PyTorch's own step (the stand-in A[..., k, k]),
+    interleaved round by round with the differences taken per round, so that the host's
+    drift between rounds cancels; also kth_eigvalh with no kernel launched (its host work
+    alone) and with its backward as PyTorch ops."""
+    import statistics
+
+    import torch
+
+    import gpuarr.torch as gt
+    from gpuarr import _core
+
+    launches = (_core._kth_eigenpair_raw, _core._kth_gradient_raw)
+
+    def no_launch(on):
+        _core._kth_eigenpair_raw, _core._kth_gradient_raw = (
+            (lambda *a: True,) * 2 if on else launches)
+
+    floor = "PyTorch's own step (A[..., k, k] * 1.0)"
+    cases = {
+        floor: (_model_and_step(torch, lambda A, k: A[..., k, k] * 1.0)[-1], False),
+        "kth_eigvalh": (_model_and_step(torch, gt.kth_eigvalh)[-1], False),
+        "kth_eigvalh, no kernel launched (host work only)":
+            (_model_and_step(torch, gt.kth_eigvalh)[-1], True),
+        "kth_eigvalh, backward as PyTorch ops":
+            (_model_and_step(torch, kth_with_pytorch_backward(torch, gt))[-1], False),
+    }
+    calls, sync = 100, torch.cuda.synchronize
+    samples = {name: [] for name in cases}
+    for r in range(rounds + 1):
+        for name, (step, skip_launch) in cases.items():
+            no_launch(skip_launch)
+            try:
+                v = per_call(step, sync, calls if r else 20)
+            finally:
+                no_launch(False)
+            if r:
+                samples[name].append(v)
+    base = samples[floor]
+    print(f"us per step, {rounds} interleaved rounds of {calls} steps: median (min), and the "
+          f"median over rounds of the difference to PyTorch's own step")
+    for name, v in samples.items():
+        d = statistics.median(a - b for a, b in zip(v, base))
+        print(f"  {name:50s} {statistics.median(v):8.1f} ({min(v):7.1f})   {d:+7.1f}")
+
+
 if __name__ == "__main__":
-    if "--no-gpuarr" in sys.argv:
+    if "--paired" in sys.argv:
+        sys.argv.remove("--paired")
+        paired(int(sys.argv[1]) if len(sys.argv) > 1 else 40)
+    elif "--no-gpuarr" in sys.argv:
         sys.argv.remove("--no-gpuarr")
         floor_without_gpuarr(int(sys.argv[1]) if len(sys.argv) > 1 else 9)
     else:

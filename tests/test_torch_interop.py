@@ -337,3 +337,49 @@ def test_kth_eigvalh_step_captured_in_a_cuda_graph(dtype):
         q = V_ref[..., :, k]
         grad_ref = q.unsqueeze(-1) * q.unsqueeze(-2) * weights[:, None, None]
         torch.testing.assert_close(static_grad, grad_ref, rtol=10 * tol, atol=10 * tol)
+
+
+def _outer_times(q, g):
+    return q.unsqueeze(-1) * q.unsqueeze(-2) * g.to(q.dtype)[..., None, None]
+
+
+@needs_eigh
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("batch", [(), (0,), (3,), (2, 3)])
+@pytest.mark.parametrize("n", [1, 5, 45])
+def test_kth_gradient_kernel_is_the_pytorch_formula(dtype, batch, n):
+    gen = torch.Generator(device="cpu").manual_seed(n + len(batch))
+    q = torch.randn((*batch, n), generator=gen, dtype=dtype).cuda()
+    g = torch.randn(tuple(batch), generator=gen, dtype=dtype).cuda()
+    gA = gt._kth_gradient(q, g)
+    assert gA.shape == (*batch, n, n) and gA.dtype == dtype
+    torch.testing.assert_close(gA, _outer_times(q, g), rtol=0, atol=0)  # bit for bit
+    # zero-stride (from a sum's backward), strided and other-dtype upstream gradients
+    if g.numel() > 0:
+        for g_other in (torch.ones((), dtype=dtype, device="cuda").expand(batch),
+                        torch.randn((*batch, 2), generator=gen, dtype=dtype).cuda()[..., 1],
+                        g.to(torch.float64 if dtype == torch.float32 else torch.float32)):
+            torch.testing.assert_close(gt._kth_gradient(q, g_other), _outer_times(q, g_other),
+                                       rtol=0, atol=0)
+    assert gt._kth_gradient(q.to(torch.complex64), g) is None
+
+
+@needs_eigh
+def test_kth_eigvalh_backward_uses_the_kernel_and_create_graph_the_formula(monkeypatch):
+    A = _rand_sym(4, 9, 9, seed=41).requires_grad_()
+    g = torch.randn(4, dtype=torch.float64, device="cuda", requires_grad=True)
+    calls = []
+    kernel = gt._kth_gradient
+    monkeypatch.setattr(gt, "_kth_gradient", lambda q, gw: calls.append(1) or kernel(q, gw))
+    w = gt.kth_eigvalh(A, 3)
+    (gA,) = torch.autograd.grad(w, A, g.detach())
+    assert calls == [1]
+    q = torch.linalg.eigh(A.detach())[1][..., :, 3]
+    torch.testing.assert_close(gA, _outer_times(q, g.detach()))
+    # create_graph: the gradient stays differentiable in g (d<gA, M>/dg = q' M q)
+    M = torch.randn(4, 9, 9, dtype=torch.float64, device="cuda")
+    w = gt.kth_eigvalh(A, 3)
+    (gA,) = torch.autograd.grad(w, A, g, create_graph=True)
+    assert calls == [1] and gA.requires_grad
+    (gg,) = torch.autograd.grad((gA * M).sum(), g)
+    torch.testing.assert_close(gg, torch.einsum("bi,bij,bj->b", q, M, q))

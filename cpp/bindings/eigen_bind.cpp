@@ -4,6 +4,7 @@
 //   _eigh_method(n, batch, dtype, compute_v) -> the method "auto" picks (for benchmarks)
 //   _eigen_routines() -> {"xsyev_batched": bool, "xgeev": bool, "smem_limit": int}
 //   _kth_eigenpair_raw(a, w, q, batch, n, k, dtype, lower, stream, device) -> bool
+//   _kth_gradient_raw(q, g, ga, batch, n, dtype, stream, device) -> bool
 #include <pybind11/stl.h>
 
 #include "bindings/py_array.hpp"
@@ -80,6 +81,20 @@ GPUARR_BINDINGS(120) {
                                 reinterpret_cast<cudaStream_t>(stream));
   }, py::arg("a"), py::arg("w"), py::arg("q"), py::arg("batch"), py::arg("n"), py::arg("k"),
      py::arg("dtype"), py::arg("lower"), py::arg("stream"), py::arg("device"));
+  // Its backward, ga = g q q' per matrix (q: (batch, n), g: (batch,), ga: (batch, n, n),
+  // contiguous PyTorch memory on the tensors' stream), in one launch instead of PyTorch's
+  // several small ops. False, with nothing launched, for a dtype it does not take.
+  m.def("_kth_gradient_raw", [](uintptr_t q, uintptr_t g, uintptr_t ga, int64_t batch,
+                                int64_t n, const std::string& dtype, uintptr_t stream,
+                                int device) {
+    const DType dt = dtype_from_name(dtype);
+    require_device();
+    DeviceGuard guard(device);
+    return launch_kth_gradient(reinterpret_cast<const void*>(q),
+                               reinterpret_cast<const void*>(g), reinterpret_cast<void*>(ga),
+                               batch, n, dt, reinterpret_cast<cudaStream_t>(stream));
+  }, py::arg("q"), py::arg("g"), py::arg("ga"), py::arg("batch"), py::arg("n"),
+     py::arg("dtype"), py::arg("stream"), py::arg("device"));
   m.def("_eigen_routines", []() {
     py::dict d;
     const EighAvailability av = eigh_availability();

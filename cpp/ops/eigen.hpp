@@ -67,4 +67,10 @@ void launch_tridiag_eigvals(const void* cm, void* w, int64_t batch, int64_t n, D
 bool launch_kth_eigenpair(const void* a, void* w, void* q, int64_t batch, int64_t n,
                           int64_t k, DType dtype, bool lower, cudaStream_t stream);
 
+// Its gradient (eigen_kth.cu): ga (batch, n, n) = g[b] * q_b q_b' from q (batch, n) and
+// g (batch,), all contiguous, of `dtype`; on `stream`. False, with nothing enqueued, for a
+// dtype other than float32/float64.
+bool launch_kth_gradient(const void* q, const void* g, void* ga, int64_t batch, int64_t n,
+                         DType dtype, cudaStream_t stream);
+
 }  // namespace gpuarr

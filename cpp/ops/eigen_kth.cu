@@ -205,7 +205,43 @@ void launch_typed(const void* a, void* w, void* q, int64_t batch, int64_t n, int
   });
 }
 
+// gA[b] = g[b] q_b q_b' for the backward of the k-th eigenvalue, one thread per element
+// (grid-stride). q_i q_j is formed first, as PyTorch's q q' * g does, so gA is exactly
+// symmetric and equal to that expression.
+template <class T>
+__global__ void kth_gradient_kernel(const T* __restrict__ q, const T* __restrict__ g,
+                                    T* __restrict__ ga, int64_t total, int64_t n) {
+  const int64_t nn = n * n;
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t b = idx / nn;
+    const int64_t r = idx - b * nn;
+    const int64_t i = r / n;
+    const T* qb = q + b * n;
+    ga[idx] = (qb[i] * qb[r - i * n]) * g[b];
+  }
+}
+
 }  // namespace
+
+bool launch_kth_gradient(const void* q, const void* g, void* ga, int64_t batch, int64_t n,
+                         DType dtype, cudaStream_t stream) {
+  if (batch < 0 || n < 0 || (dtype != DType::Float32 && dtype != DType::Float64))
+    return false;
+  const int64_t total = batch * n * n;
+  if (total == 0) return true;
+  constexpr int kThreads = 256;
+  if (dtype == DType::Float32)
+    kth_gradient_kernel<float><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
+        static_cast<const float*>(q), static_cast<const float*>(g), static_cast<float*>(ga),
+        total, n);
+  else
+    kth_gradient_kernel<double><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
+        static_cast<const double*>(q), static_cast<const double*>(g),
+        static_cast<double*>(ga), total, n);
+  check_launch("kth_gradient_kernel");
+  return true;
+}
 
 bool launch_kth_eigenpair(const void* a, void* w, void* q, int64_t batch, int64_t n,
                           int64_t k, DType dtype, bool lower, cudaStream_t stream) {

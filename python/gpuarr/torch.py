@@ -32,6 +32,7 @@ eigenvectors, exactly as ``torch.linalg.eigh``'s.
 import torch as _torch
 
 import gpuarr as _gpuarr
+from gpuarr import _core
 
 __all__ = ["to_torch", "from_torch", "eigvalsh", "eigh", "kth_eigvalh",
            "EigvalshFunction", "EighFunction", "KthEigvalhFunction"]
@@ -55,7 +56,6 @@ def from_torch(t):
         t = t.detach()
     if t.is_cuda:
         # Straight to the C++ import (the hot path of the autograd functions).
-        from gpuarr import _core
         return _core._dlpack_import_object(t, t.get_device())
     return _gpuarr.from_dlpack(t)
 
@@ -74,7 +74,6 @@ class _on_device_of:
         self._previous = None
 
     def __enter__(self):
-        from gpuarr import _core
         current = _core.get_device()
         if current != self._index:
             self._previous = current
@@ -82,8 +81,7 @@ class _on_device_of:
 
     def __exit__(self, *exc):
         if self._previous is not None:
-            from gpuarr import _core
-            _core.set_device(self._previous)
+                _core.set_device(self._previous)
 
 
 def _gpu_eigh(A, lower):
@@ -99,6 +97,16 @@ def _gpu_eigvalsh(A, lower):
 
 _KTH_DTYPES = {_torch.float32: "float32", _torch.float64: "float64"}
 
+# The raw handle of PyTorch's current stream without building a torch.cuda.Stream object
+# (Triton reads it the same way); the public call where a PyTorch lacks it.
+_current_raw_stream = getattr(_torch._C, "_cuda_getCurrentRawStream", None)
+
+
+def _stream_handle(device):
+    if _current_raw_stream is not None:
+        return _current_raw_stream(device.index)
+    return _torch.cuda.current_stream(device).cuda_stream
+
 
 def _kth_eigenpair(A, k, lower, need_vector):
     """``(w_k, q_k or None)`` of real ``A`` by gpuarr's k-th eigenpair kernel, launched on
@@ -108,14 +116,33 @@ def _kth_eigenpair(A, k, lower, need_vector):
     n = A.shape[-1]
     if dtype is None or n == 0:
         return None
-    a = A.detach().contiguous()
-    w = _torch.empty(A.shape[:-2], dtype=A.dtype, device=A.device)
-    q = _torch.empty(A.shape[:-1], dtype=A.dtype, device=A.device) if need_vector else None
-    from gpuarr import _core
+    # Only the pointer is read, so A needs no detach; grad mode is off inside forward.
+    a = A if A.is_contiguous() else A.contiguous()
+    device = A.device
+    w = _torch.empty(A.shape[:-2], dtype=A.dtype, device=device)
+    q = _torch.empty(A.shape[:-1], dtype=A.dtype, device=device) if need_vector else None
     launched = _core._kth_eigenpair_raw(
         a.data_ptr(), w.data_ptr(), q.data_ptr() if need_vector else 0, w.numel(), n, k,
-        dtype, lower, _torch.cuda.current_stream(A.device).cuda_stream, A.device.index)
+        dtype, lower, _stream_handle(device), device.index)
     return (w, q) if launched else None
+
+
+def _kth_gradient(q, g):
+    """``g q q^T`` per matrix by one kernel of gpuarr on PyTorch's stream, for q from the
+    k-th eigenpair kernel (real, contiguous); None where the kernel does not take them."""
+    dtype = _KTH_DTYPES.get(q.dtype)
+    if dtype is None:
+        return None
+    if g.dtype != q.dtype:
+        g = g.to(q.dtype)
+    if not g.is_contiguous():
+        g = g.contiguous()
+    n = q.shape[-1]
+    device = q.device
+    gA = _torch.empty(q.shape + (n,), dtype=q.dtype, device=device)
+    launched = _core._kth_gradient_raw(q.data_ptr(), g.data_ptr(), gA.data_ptr(), g.numel(),
+                                        n, dtype, _stream_handle(device), device.index)
+    return gA if launched else None
 
 
 def _check_square(A, name):
@@ -181,13 +208,15 @@ class KthEigvalhFunction(_torch.autograd.Function):
     (gradient ``q q^H * g``): for real matrices that fit in shared memory (on an H100:
     float32 n <= 325, float64 n <= 225) one kernel computes just that pair, on PyTorch's
     stream; otherwise eigh / eigvalsh. A repeated eigenvalue gets some unit vector of its
-    eigenspace (its gradient is not unique; torch.linalg's differs likewise)."""
+    eigenspace (its gradient is not unique; torch.linalg's differs likewise). After the
+    kernel, the backward is one more kernel of gpuarr (PyTorch ops under create_graph)."""
 
     @staticmethod
     def forward(ctx, A, k, lower=True):
         k = k % A.shape[-1]
         need_vector = ctx.needs_input_grad[0]
         pair = _kth_eigenpair(A, k, lower, need_vector)
+        ctx.from_kernel = pair is not None
         if pair is not None:
             w, q = pair
             if need_vector:
@@ -203,6 +232,12 @@ class KthEigvalhFunction(_torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         (q,) = ctx.saved_tensors
+        # With create_graph (grad mode on here) the gradient must itself be differentiable
+        # in g, so it is built from PyTorch ops; otherwise one kernel of ours forms it.
+        if ctx.from_kernel and not _torch.is_grad_enabled():
+            gA = _kth_gradient(q, g)
+            if gA is not None:
+                return gA, None, None
         gA = q.unsqueeze(-1) * q.conj().unsqueeze(-2) * g.to(q.dtype)[..., None, None]
         return gA, None, None
 
