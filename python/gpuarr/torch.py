@@ -81,7 +81,7 @@ class _on_device_of:
 
     def __exit__(self, *exc):
         if self._previous is not None:
-                _core.set_device(self._previous)
+            _core.set_device(self._previous)
 
 
 def _gpu_eigh(A, lower):
