@@ -65,7 +65,6 @@ def main():
     import gpuarr.torch as gt
 
     sync = torch.cuda.synchronize
-    Model = _model_classes(torch)
     model, opt, x, y, crit, step = _model_and_step(torch, gt.kth_eigvalh)
 
     def forward_no_grad():
@@ -102,25 +101,10 @@ def main():
             (q,) = ctx.saved_tensors
             return q.unsqueeze(-1) * q.unsqueeze(-2) * gw[..., None, None], None
 
-    model_values = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K,
-                         kth=ValuesOnlyKth.apply).cuda()
-    opt_values = torch.optim.Adam(model_values.parameters(), lr=1e-3)
-
-    def step_values_only():
-        opt_values.zero_grad(set_to_none=True)
-        loss = crit(model_values(x), y)
-        loss.backward()
-        opt_values.step()
-
+    # the same model, Adam, batch and seed as the step, with another k-th eigenvalue helper
+    step_values_only = _model_and_step(torch, ValuesOnlyKth.apply)[-1]
     kth_pytorch_backward = kth_with_pytorch_backward(torch, gt)
-    model_old = Model(num_features=NUM_FEATURES, dim=DIM, eigval_idx=K,
-                      kth=kth_pytorch_backward).cuda()
-    opt_old = torch.optim.Adam(model_old.parameters(), lr=1e-3)
-
-    def step_pytorch_backward():
-        opt_old.zero_grad(set_to_none=True)
-        crit(model_old(x), y).backward()
-        opt_old.step()
+    step_pytorch_backward = _model_and_step(torch, kth_pytorch_backward)[-1]
 
     A = torch.randn(BATCH, DIM, DIM, device="cuda")
     A = (A + A.mT).requires_grad_()

@@ -222,6 +222,15 @@ __global__ void kth_gradient_kernel(const T* __restrict__ q, const T* __restrict
   }
 }
 
+template <class T>
+void launch_gradient_typed(const void* q, const void* g, void* ga, int64_t total, int64_t n,
+                           cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  kth_gradient_kernel<T><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
+      static_cast<const T*>(q), static_cast<const T*>(g), static_cast<T*>(ga), total, n);
+  check_launch("kth_gradient_kernel");
+}
+
 }  // namespace
 
 bool launch_kth_gradient(const void* q, const void* g, void* ga, int64_t batch, int64_t n,
@@ -230,16 +239,8 @@ bool launch_kth_gradient(const void* q, const void* g, void* ga, int64_t batch, 
     return false;
   const int64_t total = batch * n * n;
   if (total == 0) return true;
-  constexpr int kThreads = 256;
-  if (dtype == DType::Float32)
-    kth_gradient_kernel<float><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
-        static_cast<const float*>(q), static_cast<const float*>(g), static_cast<float*>(ga),
-        total, n);
-  else
-    kth_gradient_kernel<double><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
-        static_cast<const double*>(q), static_cast<const double*>(g),
-        static_cast<double*>(ga), total, n);
-  check_launch("kth_gradient_kernel");
+  if (dtype == DType::Float32) launch_gradient_typed<float>(q, g, ga, total, n, stream);
+  else launch_gradient_typed<double>(q, g, ga, total, n, stream);
   return true;
 }
 

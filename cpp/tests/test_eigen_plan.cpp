@@ -109,28 +109,24 @@ TEST(EigenPlan, OwnKernelFits) {
 
 TEST(EigenPlan, AutoChoice) {
   const auto a = h100();
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, false, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, false, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float64, false, a),
-            EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 256, 200, DType::Float32, true, a),
-            EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, false, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 180, 200, DType::Float32, true, a),
-            EigMethod::XsyevBatched);
+  const auto auto_pick = [&a](int64_t n, int64_t batch, DType dtype, bool vectors) {
+    return choose_eigh_method(EigMethod::Auto, n, batch, dtype, vectors, a);
+  };
+  EXPECT_EQ(auto_pick(100, 500, DType::Float32, false), EigMethod::Own);
+  EXPECT_EQ(auto_pick(256, 200, DType::Float32, false), EigMethod::Own);
+  EXPECT_EQ(auto_pick(256, 200, DType::Float64, false), EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(256, 200, DType::Float32, true), EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(180, 200, DType::Float32, false), EigMethod::Own);
+  EXPECT_EQ(auto_pick(180, 200, DType::Float32, true), EigMethod::XsyevBatched);
   // One large float64 matrix with vectors: divide and conquer; without vectors, float32,
   // complex or a batch: cuSOLVER.
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, true, a),
-            EigMethod::TridiagDC);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, kTridiagDcMinN, 1, DType::Float64, true, a),
-            EigMethod::TridiagDC);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, kTridiagDcMinN - 1, 1, DType::Float64, true, a),
-            EigMethod::Syevd);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float64, false, a), EigMethod::Syevd);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Float32, true, a), EigMethod::Syevd);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 1, DType::Complex128, true, a), EigMethod::Syevd);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 4096, 2, DType::Float64, true, a),
-            EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(4096, 1, DType::Float64, true), EigMethod::TridiagDC);
+  EXPECT_EQ(auto_pick(kTridiagDcMinN, 1, DType::Float64, true), EigMethod::TridiagDC);
+  EXPECT_EQ(auto_pick(kTridiagDcMinN - 1, 1, DType::Float64, true), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(4096, 1, DType::Float64, false), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(4096, 1, DType::Float32, true), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(4096, 1, DType::Complex128, true), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(4096, 2, DType::Float64, true), EigMethod::XsyevBatched);
   // Forced "dc": float64 only.
   EXPECT_EQ(choose_eigh_method(EigMethod::TridiagDC, 5, 3, DType::Float64, false, a),
             EigMethod::TridiagDC);
@@ -138,49 +134,42 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_THROW(choose_eigh_method(EigMethod::TridiagDC, 5, 1, DType::Complex128, true, a), ValueError);
   EXPECT_EQ(parse_eig_method("dc"), EigMethod::TridiagDC);
   EXPECT_STREQ(eig_method_name(EigMethod::TridiagDC), "dc");
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, 100, DType::Complex64, true, a), EigMethod::Syevj);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 100, DType::Complex64, true, a),
-            EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Complex64, true, a),
-            EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(16, 100, DType::Complex64, true), EigMethod::Syevj);
+  EXPECT_EQ(auto_pick(100, 100, DType::Complex64, true), EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(100, 1, DType::Complex64, true), EigMethod::Syevd);
   // With vectors (sweep and probe of 2026-11-21): Jacobi for n <= 16, then the tridiagonal
   // + QL kernel from the batch size where it beats the library (unless
   // GPUARR_EIGH_AUTO_OWN_VECTORS=0: syevj n <= 32, XsyevBatched for batches, syevd for one).
   const EigMethod tiny = own_vectors_in_auto() ? EigMethod::Own : EigMethod::Syevj;
   for (int64_t b : {1, 1000}) {
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 8, b, DType::Float32, true, a), tiny);
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 16, b, DType::Float64, true, a), tiny);
+    EXPECT_EQ(auto_pick(8, b, DType::Float32, true), tiny);
+    EXPECT_EQ(auto_pick(16, b, DType::Float64, true), tiny);
   }
   if (own_vectors_in_auto()) {
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 256, DType::Float32, true, a), EigMethod::Own);
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 500, DType::Float32, true, a), EigMethod::Own);
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 32, 1000, DType::Float32, true, a), EigMethod::Own);
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 40, 1, DType::Float64, true, a), EigMethod::Own);
+    EXPECT_EQ(auto_pick(45, 256, DType::Float32, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(100, 500, DType::Float32, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(32, 1000, DType::Float32, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(40, 1, DType::Float64, true), EigMethod::Own);
   }
   // Where the library wins even with the own kernel in "auto".
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 17, 1, DType::Float32, true, a), EigMethod::Syevj);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 32, 100, DType::Float32, true, a), EigMethod::Syevj);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 64, 100, DType::Float32, true, a),
-            EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 10, DType::Float32, true, a),
-            EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Float32, true, a), EigMethod::Syevd);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 128, 1000, DType::Float32, true, a),
-            EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(17, 1, DType::Float32, true), EigMethod::Syevj);
+  EXPECT_EQ(auto_pick(32, 100, DType::Float32, true), EigMethod::Syevj);
+  EXPECT_EQ(auto_pick(64, 100, DType::Float32, true), EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(100, 10, DType::Float32, true), EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(100, 1, DType::Float32, true), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(128, 1000, DType::Float32, true), EigMethod::XsyevBatched);
   if (!own_vectors_in_auto()) {
-    EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 45, 256, DType::Float32, true, a),
-              EigMethod::XsyevBatched);
+    EXPECT_EQ(auto_pick(45, 256, DType::Float32, true), EigMethod::XsyevBatched);
   }
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 129, 500, DType::Float32, true, a),
-            EigMethod::XsyevBatched);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 129, 1, DType::Float32, true, a), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(129, 500, DType::Float32, true), EigMethod::XsyevBatched);
+  EXPECT_EQ(auto_pick(129, 1, DType::Float32, true), EigMethod::Syevd);
   // Values only: unchanged (the tridiagonal + bisection kernel; syevd for one large matrix).
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 8, 1, DType::Float32, false, a), EigMethod::Own);
+  EXPECT_EQ(auto_pick(8, 1, DType::Float32, false), EigMethod::Own);
   // One matrix, values only: the own kernel up to n = 128 (H100 sweep: 0.40 vs syevd 0.54 ms
   // at 100, 0.59 vs 0.62 at 128), syevd above.
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 100, 1, DType::Float32, false, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 128, 1, DType::Float64, false, a), EigMethod::Own);
-  EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 129, 1, DType::Float32, false, a), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(100, 1, DType::Float32, false), EigMethod::Own);
+  EXPECT_EQ(auto_pick(128, 1, DType::Float64, false), EigMethod::Own);
+  EXPECT_EQ(auto_pick(129, 1, DType::Float32, false), EigMethod::Syevd);
   // Without XsyevBatched: f64 with vectors beyond the own kernel -> syevd loop.
   EighAvailability old{false, 227 * 1024};
   EXPECT_EQ(choose_eigh_method(EigMethod::Auto, 160, 50, DType::Float64, true, old), EigMethod::Syevd);
