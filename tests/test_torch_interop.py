@@ -383,3 +383,21 @@ def test_kth_eigvalh_backward_uses_the_kernel_and_create_graph_the_formula(monke
     assert calls == [1] and gA.requires_grad
     (gg,) = torch.autograd.grad((gA * M).sum(), g)
     torch.testing.assert_close(gg, torch.einsum("bi,bij,bj->b", q, M, q))
+
+
+@needs_eigh
+def test_kth_gradient_kernel_past_two_to_the_31_elements():
+    """Above 2^31 elements the kernel indexes in 64 bits: check matrices on both sides of
+    the boundary (about 8.6 GB of float32 gradient)."""
+    n = 45
+    batch = 2**31 // (n * n) + 2
+    if torch.cuda.mem_get_info()[0] < 12 * 2**30:
+        pytest.skip("needs 12 GiB of free GPU memory")
+    gen = torch.Generator(device="cpu").manual_seed(7)
+    q = torch.randn((3, n), generator=gen).cuda().repeat(batch // 3 + 1, 1)[:batch]
+    g = torch.randn((batch,), generator=gen).cuda()
+    gA = gt._kth_gradient(q, g)
+    boundary = 2**31 // (n * n)
+    for rows in (slice(0, 2), slice(boundary - 2, boundary + 2), slice(batch - 2, batch)):
+        torch.testing.assert_close(gA[rows], _outer_times(q[rows], g[rows]), rtol=0, atol=0)
+    del gA

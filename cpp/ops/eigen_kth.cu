@@ -207,16 +207,17 @@ void launch_typed(const void* a, void* w, void* q, int64_t batch, int64_t n, int
 
 // gA[b] = g[b] q_b q_b' for the backward of the k-th eigenvalue, one thread per element
 // (grid-stride). q_i q_j is formed first, as PyTorch's q q' * g does, so gA is exactly
-// symmetric and equal to that expression.
-template <class T>
+// symmetric and equal to that expression. Index is 32-bit where the whole batch fits, as
+// 64-bit division costs several times more.
+template <class T, class Index>
 __global__ void kth_gradient_kernel(const T* __restrict__ q, const T* __restrict__ g,
-                                    T* __restrict__ ga, int64_t total, int64_t n) {
-  const int64_t nn = n * n;
-  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
-       idx += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t b = idx / nn;
-    const int64_t r = idx - b * nn;
-    const int64_t i = r / n;
+                                    T* __restrict__ ga, Index total, Index n) {
+  const Index nn = n * n;
+  for (Index idx = blockIdx.x * Index(blockDim.x) + threadIdx.x; idx < total;
+       idx += Index(gridDim.x) * blockDim.x) {
+    const Index b = idx / nn;
+    const Index r = idx - b * nn;
+    const Index i = r / n;
     const T* qb = q + b * n;
     ga[idx] = (qb[i] * qb[r - i * n]) * g[b];
   }
@@ -226,8 +227,16 @@ template <class T>
 void launch_gradient_typed(const void* q, const void* g, void* ga, int64_t total, int64_t n,
                            cudaStream_t stream) {
   constexpr int kThreads = 256;
-  kth_gradient_kernel<T><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
-      static_cast<const T*>(q), static_cast<const T*>(g), static_cast<T*>(ga), total, n);
+  const dim3 grid = grid_for(total, kThreads);
+  // (the grid-stride step must not overflow the index either)
+  const int64_t step = int64_t(grid.x) * kThreads;
+  if (total + step <= INT32_MAX)
+    kth_gradient_kernel<T, int32_t><<<grid, kThreads, 0, stream>>>(
+        static_cast<const T*>(q), static_cast<const T*>(g), static_cast<T*>(ga),
+        static_cast<int32_t>(total), static_cast<int32_t>(n));
+  else
+    kth_gradient_kernel<T, int64_t><<<grid, kThreads, 0, stream>>>(
+        static_cast<const T*>(q), static_cast<const T*>(g), static_cast<T*>(ga), total, n);
   check_launch("kth_gradient_kernel");
 }
 
