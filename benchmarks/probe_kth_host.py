@@ -28,7 +28,7 @@ def main():
     Ad = A.detach()
     g = torch.ones(batch, device="cuda")
     w0, q0 = gt._kth_eigenpair(Ad, k, True, True)
-    stream = gt._stream_handle(A.device)
+    stream = gt._stream_handle(A.get_device())
 
     class NothingWithShape(torch.autograd.Function):
         @staticmethod
@@ -63,7 +63,7 @@ def main():
             0),
         "_kth_gradient (tensor + launch)": lambda: gt._kth_gradient(q0, g),
         "torch.empty((4,), device=cuda)": lambda: torch.empty((batch,), device="cuda"),
-        "_stream_handle": lambda: gt._stream_handle(A.device),
+        "_stream_handle": lambda: gt._stream_handle(A.get_device()),
         "torch.cuda.current_stream().cuda_stream":
             lambda: torch.cuda.current_stream(A.device).cuda_stream,
     }

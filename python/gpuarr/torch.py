@@ -102,10 +102,11 @@ _KTH_DTYPES = {_torch.float32: "float32", _torch.float64: "float64"}
 _current_raw_stream = getattr(_torch._C, "_cuda_getCurrentRawStream", None)
 
 
-def _stream_handle(device):
+def _stream_handle(index):
+    """PyTorch's current stream on CUDA device `index` (an int, as ``get_device()`` gives)."""
     if _current_raw_stream is not None:
-        return _current_raw_stream(device.index)
-    return _torch.cuda.current_stream(device).cuda_stream
+        return _current_raw_stream(index)
+    return _torch.cuda.current_stream(index).cuda_stream
 
 
 def _kth_eigenpair(A, k, lower, need_vector):
@@ -117,13 +118,15 @@ def _kth_eigenpair(A, k, lower, need_vector):
     if dtype is None or n == 0:
         return None
     # Only the pointer is read, so A needs no detach; grad mode is off inside forward.
+    # (new_empty and get_device: this runs in every training step, and they cost less
+    # host time than torch.empty(..., dtype=, device=) and a torch.device.)
     a = A if A.is_contiguous() else A.contiguous()
-    device = A.device
-    w = _torch.empty(A.shape[:-2], dtype=A.dtype, device=device)
-    q = _torch.empty(A.shape[:-1], dtype=A.dtype, device=device) if need_vector else None
+    index = a.get_device()
+    w = a.new_empty(a.shape[:-2])
+    q = a.new_empty(a.shape[:-1]) if need_vector else None
     launched = _core._kth_eigenpair_raw(
         a.data_ptr(), w.data_ptr(), q.data_ptr() if need_vector else 0, w.numel(), n, k,
-        dtype, lower, _stream_handle(device), device.index)
+        dtype, lower, _stream_handle(index), index)
     return (w, q) if launched else None
 
 
@@ -138,10 +141,10 @@ def _kth_gradient(q, g):
     if not g.is_contiguous():
         g = g.contiguous()
     n = q.shape[-1]
-    device = q.device
-    gA = _torch.empty(q.shape + (n,), dtype=q.dtype, device=device)
+    index = q.get_device()
+    gA = q.new_empty(q.shape + (n,))
     launched = _core._kth_gradient_raw(q.data_ptr(), g.data_ptr(), gA.data_ptr(), g.numel(),
-                                        n, dtype, _stream_handle(device), device.index)
+                                        n, dtype, _stream_handle(index), index)
     return gA if launched else None
 
 
@@ -264,8 +267,10 @@ def kth_eigvalh(A, k, lower=True):
     """The k-th smallest eigenvalue (``w[..., k]``; negative k counts from the largest) of
     symmetric/Hermitian ``A`` (batched), differentiable with gradient ``q_k q_k^H``; gpuarr
     on CUDA tensors, ``torch.linalg.eigvalsh`` on CPU tensors."""
-    _check_square(A, "kth_eigvalh")
-    n = A.shape[-1]
+    shape = A.shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        _check_square(A, "kth_eigvalh")
+    n = shape[-1]
     if not -n <= k < n:
         raise IndexError(f"kth_eigvalh: k={k} is out of range for {n}x{n} matrices")
     if not A.is_cuda:
