@@ -193,13 +193,41 @@ def _step_torch(torch):
 STEP_FLOOR = Workload(
     "seed 004 training step, k-th eigenvalue replaced by A[..., k, k] (PyTorch's own cost)",
     key="spectral_train_step_floor", kind="call",
-    note="the same model, loss, backward and Adam step with no eigensolver: the part of the "
-         "step no eigen helper can remove; gpuarr's row minus this one is what kth_eigvalh adds")
+    note="the same model, loss, backward and Adam step with no eigensolver, the eigenvalue "
+         "replaced by PyTorch's own ops (an index and a product)")
 
 
 @STEP_FLOOR.impl("torch")
 def _step_floor(torch):
     return _setup(lambda A, k: A[..., k, k] * 1.0, check_reference=False)
+
+
+STEP_FUNCTION_FLOOR = Workload(
+    "seed 004 training step, k-th eigenvalue from an autograd Function that does nothing",
+    key="spectral_train_step_function_floor", kind="call",
+    note="the same step with a Python torch.autograd.Function that only allocates and "
+         "zero-fills its output and its gradient (two launches, as kth_eigvalh's forward "
+         "and backward make): what any such helper costs at the least; it measured below "
+         "the A[..., k, k] row, whose indexing and product cost PyTorch more host time")
+
+
+def _zeros_function(torch):
+    class ZerosKth(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, A, k):
+            ctx.shape = A.shape
+            return A.new_zeros(A.shape[:-2])
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.new_zeros(ctx.shape), None
+
+    return ZerosKth.apply
+
+
+@STEP_FUNCTION_FLOOR.impl("torch")
+def _step_function_floor(torch):
+    return _setup(_zeros_function(torch), check_reference=False)
 
 
 STEP_GRAPHED = Workload(
@@ -247,7 +275,7 @@ def _roundtrip_cupy(cp):
     return _roundtrip_impl(cp.from_dlpack)
 
 
-register_group("interop", [STEP, STEP_FLOOR, STEP_GRAPHED, ROUNDTRIP],
+register_group("interop", [STEP, STEP_FLOOR, STEP_FUNCTION_FLOOR, STEP_GRAPHED, ROUNDTRIP],
                "seed 004's spectral model training step: gpuarr.torch.kth_eigvalh vs the "
                "seed's CuPy helper vs torch.linalg.eigvalsh (interop issue)")
 
