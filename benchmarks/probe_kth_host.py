@@ -5,12 +5,14 @@
 On 4 matrices of 8x8 (GPU time negligible, so every figure is host time per call; us,
 median of interleaved rounds of 2000 calls): forward + backward (autograd.grad) of
 kth_eigvalh, of the no-eigensolver step's stand-in `A[..., k, k] * 1.0`, and of a Python
-autograd Function that does nothing (PyTorch's own floor for any such helper); then the
+autograd Function that only zero-fills its output and gradient (the interop group's
+do-nothing row: PyTorch's own floor for any such helper); then the
 parts of kth_eigvalh's forward and backward one by one.
 """
 
 import sys
 
+from benchmarks.interop import _zeros_function
 from benchmarks.probe_rounds import interleaved_medians, print_medians
 from benchmarks.probe_train_step import kth_with_pytorch_backward
 
@@ -30,16 +32,7 @@ def main():
     w0, q0 = gt._kth_eigenpair(Ad, k, True, True)
     stream = gt._stream_handle(A.get_device())
 
-    class NothingWithShape(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, X, k, lower=True):
-            ctx.shape = X.shape
-            return X.new_empty(X.shape[:-2])
-
-        @staticmethod
-        def backward(ctx, gw):
-            return torch.empty(ctx.shape, device=gw.device), None, None
-
+    nothing = _zeros_function(torch)
     kth_pytorch_backward = kth_with_pytorch_backward(torch, gt)
 
     def grad_of(f):
@@ -49,12 +42,12 @@ def main():
 
     cases = {
         "A[..., k, k] * 1.0: forward + grad": grad_of(lambda: A[..., k, k] * 1.0),
-        "do-nothing Function: forward + grad": grad_of(lambda: NothingWithShape.apply(A, k, True)),
+        "do-nothing Function: forward + grad": grad_of(lambda: nothing(A, k)),
         "kth_eigvalh: forward + grad": grad_of(lambda: gt.kth_eigvalh(A, k)),
         "kth_eigvalh, PyTorch-ops backward: forward + grad":
             grad_of(lambda: kth_pytorch_backward(A, k)),
         "A[..., k, k] * 1.0: forward": lambda: A[..., k, k] * 1.0,
-        "do-nothing Function: forward": lambda: NothingWithShape.apply(A, k, True),
+        "do-nothing Function: forward": lambda: nothing(A, k),
         "kth_eigvalh: forward": lambda: gt.kth_eigvalh(A, k),
         "KthEigvalhFunction.apply: forward": lambda: gt.KthEigvalhFunction.apply(A, k, True),
         "_kth_eigenpair (tensors + launch)": lambda: gt._kth_eigenpair(Ad, k, True, True),

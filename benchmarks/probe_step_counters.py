@@ -17,12 +17,11 @@ task clock (CPU time per thread) is reported.
 
 import ctypes
 import os
-import statistics
 import sys
 import time
 
 from benchmarks.interop import _zeros_function
-from benchmarks.probe_train_step import _model_and_step
+from benchmarks.probe_train_step import _model_and_step, paired_rounds, print_paired
 
 _PERF_EVENT_OPEN = 298          # x86-64
 _HARDWARE, _SOFTWARE = 0, 1
@@ -84,7 +83,6 @@ def main():
     import torch
 
     import gpuarr.torch as gt
-    from gpuarr import _core
 
     floor = "PyTorch's own step (A[..., k, k] * 1.0)"
     cases = {
@@ -101,53 +99,31 @@ def main():
         cases["seed's CuPy helper"] = (_model_and_step(torch, _cupy_kth(torch, cp))[-1], False)
     except ImportError:
         pass
-    launches = (_core._kth_eigenpair_raw, _core._kth_gradient_raw)
-
-    def no_launch(on):
-        _core._kth_eigenpair_raw, _core._kth_gradient_raw = (
-            (lambda *a: True,) * 2 if on else launches)
-
     sync, calls = torch.cuda.synchronize, 100
-    for step, skip in cases.values():     # every thread the steps start exists from here on
-        no_launch(skip)
-        for _ in range(20):
+    counters = None
+
+    def measure(step):
+        before, t = counters.read(), time.perf_counter()
+        for _ in range(calls):
             step()
-        no_launch(False)
+        sync()
+        wall = (time.perf_counter() - t) / calls * 1e6
+        after = counters.read()
+        return {**{k: (after[k] - before[k]) / calls for k in after}, "wall us": wall}
+
+    # every thread the steps start exists once they have run: warm up, then open counters
+    paired_rounds(cases, 0, measure)
     sync()
     counters = ThreadCounters()
     for name, why in counters.unavailable.items():
         print(f"{name}: not counted ({why})")
-    samples = {name: [] for name in cases}
-    for _ in range(rounds):
-        for name, (step, skip) in cases.items():
-            no_launch(skip)
-            try:
-                before, t = counters.read(), time.perf_counter()
-                for _ in range(calls):
-                    step()
-                sync()
-                wall = (time.perf_counter() - t) / calls * 1e6
-                after = counters.read()
-            finally:
-                no_launch(False)
-            sample = {k: (after[k] - before[k]) / calls for k in after}
-            sample["wall us"] = wall
-            samples[name].append(sample)
+    samples = paired_rounds(cases, rounds, measure, warm_steps=0)
     if counters.new_threads():
         print(f"threads started after the counters opened (not counted): "
               f"{counters.new_threads()}")
-    keys = list(samples[floor][0])
-    print(f"per step, median of {rounds} interleaved rounds of {calls} steps, all "
-          f"{len(counters.tids)} threads; in brackets the median over rounds of the "
-          f"difference to PyTorch's own step")
-    print(f"  {'':42s}" + "".join(f"{k:>24s}" for k in keys))
-    for name, v in samples.items():
-        cells = []
-        for k in keys:
-            med = statistics.median(s[k] for s in v)
-            diff = statistics.median(s[k] - b[k] for s, b in zip(v, samples[floor]))
-            cells.append(f"{med:12.1f} ({diff:+9.1f})")
-        print(f"  {name:42s}" + "".join(f"{c:>24s}" for c in cells))
+    print_paired(samples, floor, f"per step, median of {rounds} interleaved rounds of {calls} "
+                 f"steps, all {len(counters.tids)} threads; in brackets the median over rounds "
+                 f"of the difference to PyTorch's own step")
 
 
 if __name__ == "__main__":

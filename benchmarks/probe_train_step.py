@@ -14,6 +14,7 @@ costs only the eigenvalues-only kernel's GPU time; then the GPU kernel time per 
 process without gpuarr. `--paired`: kth_eigvalh's step minus PyTorch's own, round by round.
 """
 
+import contextlib
 import sys
 import time
 
@@ -179,23 +180,60 @@ def floor_without_gpuarr(rounds):
     print_medians(samples, digits=1)
 
 
+@contextlib.contextmanager
+def kth_launches_stubbed(on=True):
+    """While on, kth_eigvalh's two kernel launches are a stub that launches nothing, so a
+    step measures kth_eigvalh's host work alone."""
+    from gpuarr import _core
+    launches = (_core._kth_eigenpair_raw, _core._kth_gradient_raw)
+    if on:
+        _core._kth_eigenpair_raw = _core._kth_gradient_raw = lambda *a: True
+    try:
+        yield
+    finally:
+        _core._kth_eigenpair_raw, _core._kth_gradient_raw = launches
+
+
+def paired_rounds(cases, rounds, measure, warm_steps=20):
+    """cases: name -> (step, stub kth_eigvalh's launches). Warms every step up, then runs
+    `rounds` rounds in which each case is measured once by `measure(step)` (-> {metric: value
+    per step}). Returns name -> the list of those dicts, one per round."""
+    for step, stub in cases.values():
+        with kth_launches_stubbed(stub):
+            for _ in range(warm_steps):
+                step()
+    samples = {name: [] for name in cases}
+    for _ in range(rounds):
+        for name, (step, stub) in cases.items():
+            with kth_launches_stubbed(stub):
+                samples[name].append(measure(step))
+    return samples
+
+
+def print_paired(samples, base, heading):
+    """Per case and metric: the median over rounds and, in brackets, the median over rounds
+    of the difference to case `base` in the same round (the host's drift cancels)."""
+    import statistics
+    keys = list(samples[base][0])
+    print(heading)
+    print(f"  {'':50s}" + "".join(f"{k:>24s}" for k in keys))
+    for name, v in samples.items():
+        cells = []
+        for k in keys:
+            med = statistics.median(s[k] for s in v)
+            diff = statistics.median(s[k] - b[k] for s, b in zip(v, samples[base]))
+            cells.append(f"{med:12.1f} ({diff:+9.1f})")
+        print(f"  {name:50s}" + "".join(f"{c:>24s}" for c in cells))
+
+
 def paired(rounds):
     """The step with kth_eigvalh against PyTorch's own step (the stand-in A[..., k, k]),
     interleaved round by round with the differences taken per round, so that the host's
     drift between rounds cancels; also kth_eigvalh with no kernel launched (its host work
     alone) and with its backward as PyTorch ops."""
-    import statistics
-
     import torch
 
     import gpuarr.torch as gt
-    from gpuarr import _core
-
-    launches = (_core._kth_eigenpair_raw, _core._kth_gradient_raw)
-
-    def no_launch(on):
-        _core._kth_eigenpair_raw, _core._kth_gradient_raw = (
-            (lambda *a: True,) * 2 if on else launches)
 
     floor = "PyTorch's own step (A[..., k, k] * 1.0)"
     cases = {
@@ -207,22 +245,9 @@ def paired(rounds):
             (_model_and_step(torch, kth_with_pytorch_backward(torch, gt))[-1], False),
     }
     calls, sync = 100, torch.cuda.synchronize
-    samples = {name: [] for name in cases}
-    for r in range(rounds + 1):
-        for name, (step, skip_launch) in cases.items():
-            no_launch(skip_launch)
-            try:
-                v = per_call(step, sync, calls if r else 20)
-            finally:
-                no_launch(False)
-            if r:
-                samples[name].append(v)
-    base = samples[floor]
-    print(f"us per step, {rounds} interleaved rounds of {calls} steps: median (min), and the "
-          f"median over rounds of the difference to PyTorch's own step")
-    for name, v in samples.items():
-        d = statistics.median(a - b for a, b in zip(v, base))
-        print(f"  {name:50s} {statistics.median(v):8.1f} ({min(v):7.1f})   {d:+7.1f}")
+    samples = paired_rounds(cases, rounds, lambda step: {"us": per_call(step, sync, calls)})
+    print_paired(samples, floor, f"us per step, {rounds} interleaved rounds of {calls} steps: "
+                 f"median, and (the median over rounds of the difference to PyTorch's own step)")
 
 
 if __name__ == "__main__":
