@@ -54,6 +54,16 @@ py::tuple eig_py(py::handle x, bool compute_v) {
   return py::make_tuple(make_owner(std::move(r.w)), v, r.failed);
 }
 
+// The raw launchers' common prologue: the dtype PyTorch's side names, a device present,
+// and the tensors' device current while `launch(dtype)` enqueues on their stream.
+template <class Launch>
+bool on_torch_device(const std::string& dtype, int device, Launch&& launch) {
+  const DType dt = dtype_from_name(dtype);
+  require_device();
+  DeviceGuard guard(device);
+  return launch(dt);
+}
+
 }  // namespace
 
 GPUARR_BINDINGS(120) {
@@ -73,12 +83,11 @@ GPUARR_BINDINGS(120) {
   m.def("_kth_eigenpair_raw", [](uintptr_t a, uintptr_t w, uintptr_t q, int64_t batch,
                                  int64_t n, int64_t k, const std::string& dtype, bool lower,
                                  uintptr_t stream, int device) {
-    const DType dt = dtype_from_name(dtype);
-    require_device();
-    DeviceGuard guard(device);
-    return launch_kth_eigenpair(reinterpret_cast<const void*>(a), reinterpret_cast<void*>(w),
-                                reinterpret_cast<void*>(q), batch, n, k, dt, lower,
-                                reinterpret_cast<cudaStream_t>(stream));
+    return on_torch_device(dtype, device, [&](DType dt) {
+      return launch_kth_eigenpair(reinterpret_cast<const void*>(a), reinterpret_cast<void*>(w),
+                                  reinterpret_cast<void*>(q), batch, n, k, dt, lower,
+                                  reinterpret_cast<cudaStream_t>(stream));
+    });
   }, py::arg("a"), py::arg("w"), py::arg("q"), py::arg("batch"), py::arg("n"), py::arg("k"),
      py::arg("dtype"), py::arg("lower"), py::arg("stream"), py::arg("device"));
   // Its backward, ga = g q q' per matrix (q: (batch, n), g: (batch,), ga: (batch, n, n),
@@ -87,12 +96,11 @@ GPUARR_BINDINGS(120) {
   m.def("_kth_gradient_raw", [](uintptr_t q, uintptr_t g, uintptr_t ga, int64_t batch,
                                 int64_t n, const std::string& dtype, uintptr_t stream,
                                 int device) {
-    const DType dt = dtype_from_name(dtype);
-    require_device();
-    DeviceGuard guard(device);
-    return launch_kth_gradient(reinterpret_cast<const void*>(q),
-                               reinterpret_cast<const void*>(g), reinterpret_cast<void*>(ga),
-                               batch, n, dt, reinterpret_cast<cudaStream_t>(stream));
+    return on_torch_device(dtype, device, [&](DType dt) {
+      return launch_kth_gradient(reinterpret_cast<const void*>(q),
+                                 reinterpret_cast<const void*>(g), reinterpret_cast<void*>(ga),
+                                 batch, n, dt, reinterpret_cast<cudaStream_t>(stream));
+    });
   }, py::arg("q"), py::arg("g"), py::arg("ga"), py::arg("batch"), py::arg("n"),
      py::arg("dtype"), py::arg("stream"), py::arg("device"));
   m.def("_eigen_routines", []() {

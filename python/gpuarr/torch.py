@@ -267,10 +267,8 @@ def kth_eigvalh(A, k, lower=True):
     """The k-th smallest eigenvalue (``w[..., k]``; negative k counts from the largest) of
     symmetric/Hermitian ``A`` (batched), differentiable with gradient ``q_k q_k^H``; gpuarr
     on CUDA tensors, ``torch.linalg.eigvalsh`` on CPU tensors."""
-    shape = A.shape
-    if len(shape) < 2 or shape[-1] != shape[-2]:
-        _check_square(A, "kth_eigvalh")
-    n = shape[-1]
+    _check_square(A, "kth_eigvalh")
+    n = A.shape[-1]
     if not -n <= k < n:
         raise IndexError(f"kth_eigvalh: k={k} is out of range for {n}x{n} matrices")
     if not A.is_cuda:
