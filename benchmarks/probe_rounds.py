@@ -1,6 +1,7 @@
 """What the host-time probes share: calls per second of wall time, and cases measured
 interleaved round by round, so that a slow stretch of the host hits every case alike."""
 
+import os
 import time
 
 
@@ -33,3 +34,9 @@ def print_medians(samples, width=40, digits=2):
     print(f"us per call, median of {rounds} interleaved rounds (min .. max):")
     for name, v in samples.items():
         print(f"  {name:{width}s} {v[len(v) // 2]:8.{digits}f}   ({v[0]:.{digits}f} .. {v[-1]:.{digits}f})")
+
+
+def thread_ids():
+    """The ids of this process's threads (the autograd engine's device thread included once
+    a backward has run), sorted."""
+    return sorted(int(t) for t in os.listdir("/proc/self/task"))

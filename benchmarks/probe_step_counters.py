@@ -21,6 +21,7 @@ import sys
 import time
 
 from benchmarks.interop import _zeros_function
+from benchmarks.probe_rounds import thread_ids
 from benchmarks.probe_train_step import _model_and_step, paired_rounds, print_paired
 
 _PERF_EVENT_OPEN = 298          # x86-64
@@ -59,7 +60,7 @@ class ThreadCounters:
               "task clock us": (_SOFTWARE, _TASK_CLOCK)}
 
     def __init__(self):
-        self.tids = sorted(int(t) for t in os.listdir("/proc/self/task"))
+        self.tids = thread_ids()
         self.fds, self.unavailable = {}, {}
         for name, (kind, config) in self.EVENTS.items():
             try:
@@ -75,7 +76,7 @@ class ThreadCounters:
         return totals
 
     def new_threads(self):
-        return sorted(set(int(t) for t in os.listdir("/proc/self/task")) - set(self.tids))
+        return sorted(set(thread_ids()) - set(self.tids))
 
 
 def main():

@@ -24,18 +24,14 @@ import os
 import sys
 
 from benchmarks.interop import _zeros_function
-from benchmarks.probe_rounds import interleaved_medians, print_medians
+from benchmarks.probe_rounds import interleaved_medians, print_medians, thread_ids
 from benchmarks.probe_train_step import _model_and_step
-
-
-def _threads():
-    return [int(t) for t in os.listdir("/proc/self/task")]
 
 
 def _pin_all(cpus):
     """Every thread of the process onto `cpus` (threads started later inherit the mask of
     the thread that starts them)."""
-    for tid in _threads():
+    for tid in thread_ids():
         try:
             os.sched_setaffinity(tid, cpus)
         except ProcessLookupError:
@@ -100,7 +96,7 @@ def main():
     finally:
         default()
     print(f"{len(all_cpus)} CPUs allowed; one CPU = {sorted(one_cpu)}; "
-          f"{len(_threads())} threads")
+          f"{len(thread_ids())} threads")
     print_medians(samples, width=50, digits=1)
 
 
