@@ -1,10 +1,10 @@
-// Same-lease floors for the tiny `a + b` figure (issue 3), as anchors.md measured them with
+// Same-lease floors for the tiny `a + b` figure, measured with
 // a minimal pybind11 module: a bare launch from Python, and allocate (stream-ordered pool) +
 // launch + new Python object + free. The host's speed varies ~1.5x between leases, so
 // gpuarr's dispatch is judged against these floors measured in the same process.
 // Also a launch with ~600 bytes of parameters (the size of gpuarr's elementwise arguments)
 // against one with 32 bytes, to see what the parameter block costs per launch.
-// Build on the GPU machine (benchmarks/probe_dispatch.py does it):
+// Build on the GPU machine (tools/probes/probe_dispatch.py does it):
 //   nvcc -O2 -arch=sm_90 -std=c++17 -shared -Xcompiler -fPIC $(python3 -m pybind11 --includes)
 //        dispatch_floor.cu -o dispatch_floor$(python3-config --extension-suffix)
 #include <pybind11/pybind11.h>

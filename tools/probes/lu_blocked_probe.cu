@@ -2,7 +2,7 @@
 // each (median of events around the call) and the correctness of ours (||P A - L U|| / ||A||
 // in double on the host, info and det against cuSOLVER's on singular and NaN input).
 // Build and run on the GPU machine, from the repository root:
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icpp benchmarks/probes/lu_blocked_probe.cu \
+//   nvcc -O3 -arch=sm_90 -std=c++17 -Icpp tools/probes/lu_blocked_probe.cu \
 //        -lcublas -lcusolver -o /tmp/lu_probe && /tmp/lu_probe
 #include <cusolverDn.h>
 

@@ -1,9 +1,9 @@
-"""Tiny-op dispatch against same-lease floors (issue 3's `a + b` on 1-element arrays).
+"""Tiny-op dispatch against same-lease floors (`a + b` on 1-element arrays).
 
-    python -m benchmarks.probe_dispatch [rounds]
+    python -m tools.probes.probe_dispatch [rounds]
 
-Builds benchmarks/probes/dispatch_floor.cu (a minimal pybind11 module: the floors anchors.md
-quotes) into a temporary folder, then times, in one process and interleaved round by round
+Builds tools/probes/dispatch_floor.cu (a minimal pybind11 module: a bare launch and an
+allocate + launch + free) into a temporary folder, then times, in one process and interleaved round by round
 so that a slow stretch of the host hits every case alike: the floor module's calls, gpuarr's
 pieces (`empty(1)`, `add(a, b, out=c)`, `a + b` through the generic and the direct operator
 slots, a gpuarr.fuse call through the generic and the direct call slot), and CuPy's and
@@ -20,7 +20,7 @@ import tempfile
 
 import numpy as np
 
-from benchmarks.probe_rounds import interleaved_medians, print_medians
+from tools.probes.probe_rounds import interleaved_medians, print_medians
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,7 +31,7 @@ def build_floor_module(folder):
     out = os.path.join(folder, "dispatch_floor" + suffix)
     cmd = ["nvcc", "-O2", "-arch=sm_90", "-std=c++17", "-shared", "-Xcompiler", "-fPIC",
            "-I" + pybind11.get_include(), "-I" + sysconfig.get_paths()["include"],
-           os.path.join(HERE, "probes", "dispatch_floor.cu"), "-o", out]
+           os.path.join(HERE, "dispatch_floor.cu"), "-o", out]
     subprocess.run(cmd, check=True)
     sys.path.insert(0, folder)
     import dispatch_floor

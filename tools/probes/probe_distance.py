@@ -1,6 +1,6 @@
-"""Where the seed 002 float32 distance matrix spends its time, for benchmarks/NOTES.md.
+"""Where the seed 002 float32 distance matrix spends its time (docs/decisions.md).
 
-    python -m benchmarks.probe_distance
+    python -m tools.probes.probe_distance
 
 Times (ms, median of 15, events on the current stream) of each step of
 sqrt(qq[:, None] - 2 * (q @ p.T) + pp) on 10000x784 float32: the two row norms, the GEMM,

@@ -1,10 +1,10 @@
-"""Probe (issue 4): where does eigh's divide-and-conquer path ("dc": own tridiagonal reduction,
+"""Where does eigh's divide-and-conquer path ("dc": own tridiagonal reduction,
 GPU divide and conquer, cusolverDnDormtr) overtake cusolverDnXsyevd ("syevd") for one float64
 matrix with eigenvectors? Sets kTridiagDcMinN (core/eigen_plan.hpp). Also times CuPy's eigh
 (Xsyevd) and the eigenvalues' agreement between the two paths, on random symmetric matrices
 and on a matrix with clustered spectrum:
 
-    python3 -m benchmarks.probe_eigh_dc [n ...]
+    python -m tools.probes.probe_eigh_dc [n ...]
 """
 import sys
 import time

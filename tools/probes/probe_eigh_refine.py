@@ -1,10 +1,10 @@
-"""Probe (issue 4, eigh 4096 float64 <= CuPy): could a float32 eigh refined in float64
+"""Could a float32 eigh refined in float64
 (Ogita and Aishima's iteration, GEMM-bound) beat cuSOLVER's float64 Xsyevd? Prototyped in
 PyTorch on four spectra (random, clusters, graded, low rank):
 
-    python3 benchmarks/probe_eigh_refine.py [n]
+    python -m tools.probes.probe_eigh_refine [n]
 
-Measured on the H100 (results/2026-11-22_h100_eigh_f32_refine_probe.txt): the float32 eigh
+Measured on the H100: the float32 eigh
 alone takes 94 ms against 127 for float64, and each refinement step 13-14 ms, so two steps
 already cost 120 ms; random spectra needed three. Not pursued.
 """

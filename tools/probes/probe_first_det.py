@@ -1,11 +1,11 @@
-"""Probe (issue 4, first det 512 float32 in a fresh process <= 50 ms): what the first det of
+"""What the first det of
 a process spends, in child processes: the default route, the cuSOLVER route
 (GPUARR_LU_ROUTE=cusolver), after a first matmul 512 (cuBLAS GEMM kernels loaded), after a
-first solve 64, and with CUDA_MODULE_LOADING=EAGER. Results:
-results/2026-11-22_h100_eigh-dc_first-det.txt (the blocked LU's cuBLAS GEMM + trsm cost
-~85 ms on first use; f48176f replaced them by one kernel up to n = 512).
+first solve 64, and with CUDA_MODULE_LOADING=EAGER. On the H100 the
+blocked LU's cuBLAS GEMM + trsm cost ~85 ms on first use, which is why n <= 512 runs one
+kernel (docs/decisions.md).
 
-    python3 -m benchmarks.probe_first_det
+    python -m tools.probes.probe_first_det
 """
 import os
 import subprocess

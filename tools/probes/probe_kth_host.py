@@ -1,6 +1,6 @@
 """Host time of gpuarr.torch.kth_eigvalh against what it replaces in seed 004's step.
 
-    python -m benchmarks.probe_kth_host [rounds]
+    python -m tools.probes.probe_kth_host [rounds]
 
 On 4 matrices of 8x8 (GPU time negligible, so every figure is host time per call; us,
 median of interleaved rounds of 2000 calls): forward + backward (autograd.grad) of
@@ -13,8 +13,8 @@ parts of kth_eigvalh's forward and backward one by one.
 import sys
 
 from benchmarks.interop import _zeros_function
-from benchmarks.probe_rounds import interleaved_medians, print_medians
-from benchmarks.probe_train_step import kth_with_pytorch_backward
+from tools.probes.probe_rounds import interleaved_medians, print_medians
+from tools.probes.probe_train_step import kth_with_pytorch_backward
 
 
 def main():

@@ -1,6 +1,6 @@
-"""Breakdown of gpuarr's small-transfer latency, for benchmarks/NOTES.md.
+"""Breakdown of gpuarr's small-transfer latency (docs/decisions.md).
 
-    python -m benchmarks.probe_latency        # runs each readback-wait variant in a fresh process
+    python -m tools.probes.probe_latency        # runs each readback-wait variant in a fresh process
 
 Times (us/call, median of 7 batches) of ga.empty(1), ga.asarray of 1 and 512 float64,
 d.item(), and create + read back, with the readback spin on (GPUARR_READBACK_SPIN_US=50,
@@ -10,11 +10,11 @@ need fresh processes because gpuarr reads its settings once.
 
 Then the small-op dispatch figures with the pool's small-block cache on and off
 (GPUARR_SMALL_BLOCK_CACHE=1/0) and the direct operator / fused-call slots on and off
-(GPUARR_FAST_OPERATOR_SLOTS=1/0), one fresh process each (off/off is the old path): tiny ``a + b`` (1-element
+(GPUARR_FAST_OPERATOR_SLOTS=1/0), one fresh process each (off/off: neither): tiny ``a + b`` (1-element
 float32), ``x + y`` (10000 int64), fused squared_diff (gpuarr.fuse, 10000 int64) and
 asarray(1).item(), in us/call of wall time and of process CPU time.
 
-    python -m benchmarks.probe_latency dispatch   # only the cache on/off comparison
+    python -m tools.probes.probe_latency dispatch   # only the cache on/off comparison
 """
 
 import gc
@@ -77,10 +77,10 @@ def measure_dispatch():
 
 
 def run_dispatch_variants():
-    # (small-block cache, direct operator/fuse call slots): the last row is the old path.
+    # (small-block cache, direct operator/fuse call slots): the last row has both off.
     for cache, slots in [("1", "1"), ("0", "1"), ("1", "0"), ("0", "0")]:
         env = dict(os.environ, GPUARR_SMALL_BLOCK_CACHE=cache, GPUARR_FAST_OPERATOR_SLOTS=slots)
-        subprocess.run([sys.executable, "-m", "benchmarks.probe_latency", "dispatch-one"],
+        subprocess.run([sys.executable, "-m", "tools.probes.probe_latency", "dispatch-one"],
                        env=env, check=True)
 
 
@@ -127,7 +127,7 @@ def main():
         return
     for i, spin in enumerate(["50", "0"]):
         env = dict(os.environ, GPUARR_READBACK_SPIN_US=spin)
-        subprocess.run([sys.executable, "-m", "benchmarks.probe_latency", "cupy" if i == 0 else "-"],
+        subprocess.run([sys.executable, "-m", "tools.probes.probe_latency", "cupy" if i == 0 else "-"],
                        env=env, check=True)
     run_dispatch_variants()
 

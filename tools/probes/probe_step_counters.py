@@ -1,6 +1,6 @@
 """Seed 004's training step counted in CPU instructions and cycles, not only in wall time.
 
-    python -m benchmarks.probe_step_counters [rounds]
+    python -m tools.probes.probe_step_counters [rounds]
 
 The eager step is host-bound (the GPU is busy for about an eighth of it) and its wall time
 drifts by +-100 us between processes on the H100 host, as much as kth_eigvalh's share of it.
@@ -21,8 +21,8 @@ import sys
 import time
 
 from benchmarks.interop import _zeros_function
-from benchmarks.probe_rounds import thread_ids
-from benchmarks.probe_train_step import _model_and_step, paired_rounds, print_paired
+from tools.probes.probe_rounds import thread_ids
+from tools.probes.probe_train_step import _model_and_step, paired_rounds, print_paired
 
 _PERF_EVENT_OPEN = 298          # x86-64
 _HARDWARE, _SOFTWARE = 0, 1

@@ -1,14 +1,14 @@
 """Is the seed 004 step's floor the host's per-op speed or its thread handoffs?
 
-    python -m benchmarks.probe_step_host [rounds]
+    python -m tools.probes.probe_step_host [rounds]
 
-The anchors' host ran PyTorch's tiny `a + b` in 11.0 us and the seed's CuPy helper step in
+The reference host ran PyTorch's tiny `a + b` in 11.0 us and the seed's CuPy helper step in
 1.46 ms; our leases run the same `a + b` in 8-12 us but that step in 1.5-2.4 ms. For CUDA
 tensors the autograd engine runs backward on its own device thread, so each backward hands
 work to another thread and back; a tiny op has no such handoff. This probe measures, round
 by round in one process (the host's drift hits every case alike):
 
-- PyTorch's tiny `a + b` (1 element, CUDA), the anchors' 11.0 us row;
+- PyTorch's tiny `a + b` (1 element, CUDA), the reference host's 11.0 us;
 - the least backward: `(x * 2).sum().backward()` on one CUDA element, and on one CPU element
   (CPU backward runs on the calling thread), and on CUDA with the engine's device threads
   off (`torch.autograd.set_multithreading_enabled(False)`: backward on the calling thread);
@@ -24,8 +24,8 @@ import os
 import sys
 
 from benchmarks.interop import _zeros_function
-from benchmarks.probe_rounds import interleaved_medians, print_medians, thread_ids
-from benchmarks.probe_train_step import _model_and_step
+from tools.probes.probe_rounds import interleaved_medians, print_medians, thread_ids
+from tools.probes.probe_train_step import _model_and_step
 
 
 def _pin_all(cpus):
@@ -75,7 +75,7 @@ def main():
     nothing_step = _model_and_step(torch, _zeros_function(torch))[-1]
     kth_step = _model_and_step(torch, gt.kth_eigvalh)[-1]
     cases = {
-        "torch a + b, 1 element (anchors: 11.0)": (tiny_add, sync, default),
+        "torch a + b, 1 element (reference host: 11.0)": (tiny_add, sync, default),
         "least backward, CUDA": (least_backward(x_cuda), sync, default),
         "least backward, CPU": (least_backward(x_cpu), sync, default),
         "least backward, CUDA, engine threads off": (least_backward(x_cuda), sync,

@@ -1,8 +1,8 @@
-"""Where the time of seed 004's training step goes (issue 5: <= 1.0 ms per step).
+"""Where the time of seed 004's training step goes (goal: <= 1.0 ms per step).
 
-    python -m benchmarks.probe_train_step [rounds]
-    python -m benchmarks.probe_train_step --no-gpuarr [rounds]
-    python -m benchmarks.probe_train_step --paired [rounds]
+    python -m tools.probes.probe_train_step [rounds]
+    python -m tools.probes.probe_train_step --no-gpuarr [rounds]
+    python -m tools.probes.probe_train_step --paired [rounds]
 
 Times, interleaved round by round in one process (us per call, median over rounds; each
 round 200 calls then one synchronize): the whole step with gpuarr.torch.kth_eigvalh, the
@@ -19,7 +19,7 @@ import sys
 import time
 
 from benchmarks.interop import BATCH, DIM, K, NUM_FEATURES, _model_classes
-from benchmarks.probe_rounds import interleaved_medians, per_call, print_medians
+from tools.probes.probe_rounds import interleaved_medians, per_call, print_medians
 
 
 def _model_and_step(torch, kth):

@@ -1,12 +1,12 @@
 """Where a tiny `a + b` spends its host time, sampled with py-spy (native frames).
 
-    py-spy record --native -r 1500 -f raw -o raw.txt -- python -m benchmarks.profile_tiny_add run 8
-    python -m benchmarks.profile_tiny_add aggregate raw.txt
+    py-spy record --native -r 1500 -f raw -o raw.txt -- python -m tools.probes.profile_tiny_add run 8
+    python -m tools.probes.profile_tiny_add aggregate raw.txt
 
 `run` adds two 1-element float32 arrays in rounds of 200 calls and one synchronize for the
 given seconds; `aggregate` prints, for the samples inside those rounds, the share of each
 frame (inclusive, then self). py-spy is a PyPI wheel (a static binary): carry it to the GPU
-machine. Results: results/2026-11-22_h100_tiny_add_pyspy.txt.
+machine.
 """
 import collections
 import sys

@@ -1,4 +1,4 @@
-// Issue 4 / issue 3 floors on cuSOLVER/cuBLAS alone:
+// Floors on cuSOLVER/cuBLAS alone:
 //  A. Xsyevd 4096 float64 (vectors, 'L'): deterministic vs non-deterministic mode, Dsytrd alone.
 //  B. The distance-matrix GEMM, 10000 x 10000 x 784 float32 (row-major C = Q P^T):
 //     cublasSgemm against every cublasLt heuristic candidate.
