@@ -4,5 +4,6 @@
 registry, the table, the JSON and the chart; every other module of this package (besides
 ``harness`` and those whose name starts with ``_``) is imported by ``python -m benchmarks``
 and registers its groups there (``foundation`` registers ``foundation`` and
-``foundation-transfers``). Method and results log: ``benchmarks/NOTES.md``.
+``foundation-transfers``). Current results:
+``benchmarks/results/README.md``; the decisions they support: ``docs/decisions.md``.
 """

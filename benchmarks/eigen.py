@@ -1,6 +1,6 @@
-"""Groups ``eigen`` (batched eigvalsh/eigh of the issue) and ``eigen-large`` (eigh 4096
+"""Groups ``eigen`` (batched eigvalsh/eigh) and ``eigen-large`` (eigh 4096
 float64, eigvals 4096 float64; not run by default: a call takes up to ~2 s), gpuarr vs
-CuPy vs PyTorch. Goals are the issue's H100 targets in microseconds.
+CuPy vs PyTorch. Goals are the H100 targets in microseconds.
 
 ``python -m benchmarks.eigen`` instead runs the method sweep: every eigh method of gpuarr
 (forced through the private ``_method``; "own" is the tridiagonal kernel: bisection for
@@ -8,7 +8,7 @@ eigenvalues, implicit QL + back-transform for vectors; "own_jacobi" always Jacob
 n x batch, the fastest per size and what "auto" chose, so that the crossover table
 (kEighRules in cpp/core/eigen_plan.cpp) is set from measurement. ``--vectors`` times eigh instead of eigvalsh, ``--dtype float64``.
 
-``python -m benchmarks.eigen --probe`` times the issue's eigh figures (500x100 and seed 004's
+``python -m benchmarks.eigen --probe`` times the eigh figures of the targets (500x100 and seed 004's
 256x45 float32, with vectors) for own / own_jacobi / xsyev_batched / syevj and checks the
 own result (A V = V diag(w), V'V = I). Variants of the own QL kernel are picked by
 environment variables read once per process: GPUARR_EIGH_QL_DOUBLE=1 (float32 QL chain in
@@ -78,7 +78,7 @@ EIGVALSH_500x100 = _batched(500, 100, False, 1500, "XsyevBatched alone 2.14 ms")
 EIGVALSH_200x45 = _batched(200, 45, False, 250, "XsyevBatched alone 0.35 ms")
 EIGVALSH_200x256 = _batched(200, 256, False, 6000, "XsyevBatched alone 6.6 ms")
 EIGH_500x100 = _batched(500, 100, True, 2000, "XsyevBatched with vectors 2.75 ms")
-EIGH_256x45 = _batched(256, 45, True, 590, "seed 004 (issue 5): XsyevBatched 0.59 ms")
+EIGH_256x45 = _batched(256, 45, True, 590, "seed 004: XsyevBatched 0.59 ms")
 
 EIGH_4096 = _libs_impl(
     Workload("eigh 4096x4096 float64", key="eigh_4096_f64", kind="call",
@@ -199,7 +199,7 @@ PROBE_METHODS = ("own", "own_jacobi", "xsyev_batched", "syevj")
 
 
 def probe(dtype="float32", out=sys.stdout):
-    """The issue's eigh-with-vectors figures, per method, with the own result checked."""
+    """The targets' eigh-with-vectors figures, per method, with the own result checked."""
     import os
 
     import gpuarr as ga
@@ -242,7 +242,7 @@ def _main(argv=None):
                                                            "complex128"])
     p.add_argument("--vectors", action="store_true", help="eigh (default: eigvalsh)")
     p.add_argument("--probe", action="store_true",
-                   help="only the issue's eigh figures per method, own result checked")
+                   help="only the targets' eigh figures per method, own result checked")
     args = p.parse_args(argv)
     if args.probe:
         probe(args.dtype if args.dtype in ("float32", "float64") else "float32")

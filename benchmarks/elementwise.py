@@ -1,6 +1,6 @@
 """Group ``elementwise``: per-call overhead of a tiny ufunc and the bandwidth of a large one.
 
-Floors (benchmarks/NOTES.md): a bare kernel launch from pybind11 costs 3.6 us on the H100,
+Floors (docs/decisions.md): a bare kernel launch from pybind11 costs 3.6 us on the H100,
 allocate + launch + object 5.4 us; add of two 16M float32 arrays moves 192 MB, 67 us at the
 measured 2856 GB/s copy bandwidth.
 """
@@ -76,4 +76,4 @@ def _add16_torch(torch):
 
 
 register_group("elementwise", [TINY_ADD, ADD_16M],
-               "ufunc dispatch overhead and bandwidth (operations issue)")
+               "ufunc dispatch overhead and bandwidth")

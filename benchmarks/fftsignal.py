@@ -166,54 +166,6 @@ def sweep():
         print(f"  {k:6d} {d:10.1f} {f:10.1f}")
 
 
-def kernels():
-    """The 2-d direct kernels (GPUARR_CONV2D_KERNEL) side by side, CUDA-event timed."""
-    import os
-
-    import gpuarr as ga
-
-    def t(f, reps):
-        f()
-        start, stop = ga.cuda.Event(), ga.cuda.Event()
-        start.record()
-        for _ in range(reps):
-            f()
-        stop.record()
-        stop.synchronize()
-        return ga.cuda.get_elapsed_time(start, stop) / reps * 1e3
-
-    rng = np.random.default_rng(0)
-    names = ("tiled", "blocked", "blocked8")
-    print("convolve2d float64 (us per call, CUDA events): image, filter, mode, "
-          + ", ".join(names) + ", tiled/blocked, max|diff|/max|out| over the kernels")
-    cases = [(2048, (15, 15), "full"), (8192, (15, 15), "full"), (2048, (15, 15), "same"),
-             (8192, (15, 15), "same"), (2048, (7, 7), "full"), (2048, (3, 3), "full"),
-             (2048, (16, 16), "full"), (2048, (21, 21), "full"), (2048, (1, 15), "full")]
-    old = os.environ.get("GPUARR_CONV2D_KERNEL")
-    try:
-        for n, ks, mode in cases:
-            img = ga.asarray(rng.standard_normal((n, n)))
-            k = ga.asarray(_gauss(ks[0]) if ks[0] == ks[1] else rng.standard_normal(ks))
-            times, outs = [], []
-            for name in names:
-                os.environ["GPUARR_CONV2D_KERNEL"] = name
-                times.append(t(lambda: ga.signal.convolve2d(img, k, mode), 20 if n <= 2048
-                               else 5))
-                outs.append(ga.signal.convolve2d(img, k, mode))
-            d = max(float(ga.max(ga.abs(outs[0] - o)).get()) for o in outs[1:])
-            m = float(ga.max(ga.abs(outs[0])).get())
-            print(f"  {n}^2 {ks[0]}x{ks[1]:<3d} {mode:5s} " + " ".join(f"{x:9.1f}" for x in times)
-                  + f"  x{times[0] / times[1]:.2f}  {d / m:.1e}")
-            del img, outs
-    finally:
-        if old is None:
-            os.environ.pop("GPUARR_CONV2D_KERNEL", None)
-        else:
-            os.environ["GPUARR_CONV2D_KERNEL"] = old
-
-
 if __name__ == "__main__":
-    if "--kernels" in sys.argv:
-        kernels()
     if "--sweep" in sys.argv:
         sweep()

@@ -2,7 +2,7 @@
 1 GiB host<->device transfers. Group ``foundation-transfers``: the two transfer workloads
 for gpuarr only (what ``--sweep-transfers`` runs in fresh processes).
 
-Goals are from the issue (see /work/shared/anchors.md and benchmarks/NOTES.md).
+Goals are the H100 targets, set against CuPy's figures (docs/decisions.md).
 """
 
 import functools

@@ -663,8 +663,8 @@ def collect_meta(libs):
         "gpu": None,
         "versions": {"numpy": np.__version__},
         "libraries": {},
-        # GPUARR_GIT_COMMIT names the commit when the tree's own .git does not: the device
-        # machine's copy of the tree carried a stale .git (its HEAD was the session's start).
+        # GPUARR_GIT_COMMIT names the commit when the tree's own .git does not (a copy of the
+        # working tree without .git, or with a stale one).
         "git_commit": os.environ.get("GPUARR_GIT_COMMIT") or _git("rev-parse", "HEAD"),
     }
     status = _git("status", "--porcelain", "--untracked-files=no")

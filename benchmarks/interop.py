@@ -1,6 +1,6 @@
 """Group ``interop``: seed 004's MultivariateSpectral model (8 features, 45x45 matrices,
-k = 22; the blog post, whose text is in /work/shared/seeds/003_*.txt although the seeds
-README lists it as 004), one training step (forward, backward, Adam step) on a batch of
+k = 22, from a blog post that wraps cupy.linalg.eigh in a PyTorch autograd Function),
+one training step (forward, backward, Adam step) on a batch of
 256, with the k-th eigenvalue computed three ways:
 
 - gpuarr: ``gpuarr.torch.kth_eigvalh`` (gpuarr's batched eigensolver through zero-copy
@@ -8,7 +8,7 @@ README lists it as 004), one training step (forward, backward, Adam step) on a b
 - CuPy: the seed's ``CuPyKthEigval`` (cupy.linalg.eigh through DLPack, the blog's helper);
 - PyTorch: ``torch.linalg.eigvalsh(mat)[..., k]``.
 
-Each library's setup needs PyTorch (the model is a torch module). The issue's target is
+Each library's setup needs PyTorch (the model is a torch module). The target is
 <= 1.0 ms per step on the H100 (the CuPy helper of the seed 1.46 ms, torch 199 ms).
 """
 
@@ -235,7 +235,7 @@ STEP_GRAPHED = Workload(
     key="spectral_train_step_graphed", kind="call",
     note="the same model, loss, backward and Adam step (capturable=True) captured once and "
          "replayed per step after copying the batch in: what the step costs without "
-         "PyTorch's per-op host work; no goal in the issue (its row is the eager step). "
+         "PyTorch's per-op host work; no goal (the goal is the eager step's). "
          "gpuarr via kth_eigvalh (its kernel runs on PyTorch's stream); PyTorch's row is "
          "the no-eigensolver step (A[..., k, k]), its floor")
 
@@ -254,7 +254,7 @@ def _step_graphed_floor(torch):
 ROUNDTRIP = Workload(
     "DLPack round trip torch -> lib -> torch (1000 float32)", key="dlpack_roundtrip",
     kind="call", note="from_dlpack of a CUDA tensor and torch.from_dlpack back: the per-call "
-                      "interop overhead of the autograd helpers (no goal in the issue)")
+                      "interop overhead of the autograd helpers (no goal)")
 
 
 def _roundtrip_impl(from_dlpack):
@@ -277,5 +277,5 @@ def _roundtrip_cupy(cp):
 
 register_group("interop", [STEP, STEP_FLOOR, STEP_FUNCTION_FLOOR, STEP_GRAPHED, ROUNDTRIP],
                "seed 004's spectral model training step: gpuarr.torch.kth_eigvalh vs the "
-               "seed's CuPy helper vs torch.linalg.eigvalsh (interop issue)")
+               "seed's CuPy helper vs torch.linalg.eigvalsh")
 

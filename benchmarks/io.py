@@ -1,4 +1,4 @@
-"""I/O: save and load of a 1 GiB float32 .npy file (issue 6), in GB/s of array data.
+"""Group ``io``: save and load of a 1 GiB float32 .npy file, in GB/s of array data.
 
 The file lives in a temporary directory; the load reads a file just written, so it comes
 from the page cache (the figure is page cache -> device, not disk speed). CuPy's

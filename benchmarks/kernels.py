@@ -1,7 +1,7 @@
 """Group ``kernels``: seed 001's ``squared_diff`` fused (gpuarr.fuse vs cupy.fuse) and
 unfused (also PyTorch eager), on 10 000 int64 (host overhead per call: the
-issue's goal is <= 6 us CPU time per call, CuPy fused measured 15.9) and on 10 000 000
-int64 (device-bound). The issue's "GPU time <= CuPy's" is measured directly on the
+goal is <= 6 us CPU time per call, CuPy fused measured 15.9) and on 10 000 000
+int64 (device-bound). The goal "GPU time <= CuPy's" is measured directly on the
 10 000-element call: each library's own ``profiler.benchmark`` (CUDA events around every
 call), median GPU time of 2000 calls."""
 

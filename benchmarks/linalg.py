@@ -1,12 +1,12 @@
 """Group ``linalg``: qr 64 and 2048 float32, det 512 float32 (warm), the first det in a
 fresh process, and two inv 6000x6000 float32 on two streams; gpuarr vs CuPy vs PyTorch.
-Goals are issue 4's H100 targets.
+Goals are the H100 targets.
 
 The first det in a fresh process cannot be timed by the harness's repeated calls: each
 library runs once in a child process (import, context, a 512 float32 matrix on the device,
 then one timed det with a sync), and the workload's callable replays that time scaled by
 1/1000 (a spin of t/1000), so the table's "us/call" reads as milliseconds. Run it alone
-with ``python -m benchmarks.linalg --first-det`` (also with the old all-cuBLAS route and
+with ``python -m benchmarks.linalg --first-det`` (also with the all-cuBLAS route and
 with the cuSOLVER handle created beforehand, to show what creating it costs);
 ``--det-sweep`` times det with cuBLAS's batched LU vs cuSOLVER's per-matrix LU vs the
 default route over sizes (GPUARR_DET_CUBLAS_MAX_N forces a route); ``--qr-compare`` times

@@ -1,6 +1,6 @@
 """Group ``products``: dot of 1e8 float32, matmul 4096 float32, the seed distance matrix
 (float32 and float16), and the 4096 float64 matvec of the power iteration, gpuarr vs CuPy
-vs PyTorch. Goals are from the issue (gpuarr's H100 targets in microseconds)."""
+vs PyTorch. Goals are gpuarr's H100 targets in microseconds."""
 
 import numpy as np
 

@@ -1,6 +1,6 @@
 """Group ``random``: filling 8192x8192 arrays with random numbers, gpuarr vs CuPy vs PyTorch,
-as GB/s of output written. The target is 80% of the H100's write bandwidth: anchors.md's
-device copy moves 2856 GB/s (read + write), so a pure write should reach about the same
+as GB/s of output written. The target is 80% of the H100's write bandwidth: a
+device-to-device copy moves 2856 GB/s (read + write), so a pure write should reach about the same
 rate; 80% of it is 2285 GB/s."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _check_normal(h, what):
 
 
 _NOTE = (f"GB/s of output written by back-to-back calls (the generator's rate); target 80% of "
-         f"{WRITE_GBPS:g} GB/s (anchors' device copy)")
+         f"{WRITE_GBPS:g} GB/s (device copy)")
 
 def _fill_workload(w, check_values, dtype, ga_method, cp_method, torch_fn):
     """Registers the three fills of an (N, N) ``dtype`` array for ``w``: each library's

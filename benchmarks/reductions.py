@@ -69,4 +69,4 @@ def _axis_workload(axis):
 
 
 register_group("reductions", [SUM16, _axis_workload(0), _axis_workload(1)],
-               "whole-array and axis reductions (operations issue)")
+               "whole-array and axis reductions")

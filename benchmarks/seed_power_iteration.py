@@ -72,4 +72,4 @@ def _power_torch(torch):
                  torch.linalg.norm, lambda r: f"{r.item():.3e}", lambda t: t.item(), "torch")
 
 
-register_group("seed-power-iteration", [POWER], "seed 000's device power iteration (operations issue)")
+register_group("seed-power-iteration", [POWER], "seed 000's device power iteration")
