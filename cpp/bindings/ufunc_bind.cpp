@@ -118,19 +118,6 @@ void scalar_to_bytes(const Operand& op, DType t, unsigned char* out) {
   std::memcpy(out, bytes.data(), bytes.size());
 }
 
-bool is_logical(const UfuncDef& u) {
-  return !std::strcmp(u.name, "logical_and") || !std::strcmp(u.name, "logical_or") ||
-         !std::strcmp(u.name, "logical_xor");
-}
-
-bool is_comparison(const UfuncDef& u) {
-  static const char* names[] = {"equal", "not_equal", "less", "less_equal", "greater",
-                                "greater_equal"};
-  for (const char* n : names)
-    if (!std::strcmp(u.name, n)) return true;
-  return false;
-}
-
 bool weak_int_fits(const Operand& op, DType t) {
   if (op.promo.weak != WeakKind::Int || !is_integer(t)) return true;
   int overflow = 0;
@@ -168,13 +155,9 @@ bool may_overlap(const NDArray& a, const NDArray& b) {
 // The result of comparing integer array operand 1-k with a Python int beyond its range.
 py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, bool scalar_positive,
                                py::handle out_obj) {
-  const bool right = k == 1;
-  bool value = false;
-  const std::string n = u.name;
-  if (n == "equal") value = false;
-  else if (n == "not_equal") value = true;
-  else if (n == "less" || n == "less_equal") value = right ? scalar_positive : !scalar_positive;
-  else value = right ? !scalar_positive : scalar_positive;
+  // x1 < x2 when the scalar is x2 and above every array value, or x1 and below them.
+  const bool x1_less = (k == 1) == scalar_positive;
+  const bool value = u.has(x1_less ? kUfuncTrueWhenLess : kUfuncTrueWhenGreater);
   const Operand& arr = ops[1 - k];
   Dims shape = arr.kind == OperandKind::Array ? arr.array->shape : Dims{};
   int device = arr.kind == OperandKind::Array ? arr.array->device() : (require_device(), current_device());
@@ -193,9 +176,12 @@ py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, boo
 // eager result would be C-contiguous (the deferred one is).
 std::optional<NDArray> try_defer(const UfuncDef& u, const UfuncLoopTypes& loop,
                                  const Operand* ops, const Dims& shape) {
-  if (!lazy_candidate(loop.out, shape_size(shape))) return std::nullopt;
-  const std::optional<LazyOp> op = lazy_op_for(u.name);
-  if (!op) return std::nullopt;
+  const int64_t min_size = lazy_min_size();
+  const int64_t size = shape_size(shape);
+  if (!u.lazy_op || min_size <= 0 || size < min_size ||
+      (loop.out != DType::Float32 && loop.out != DType::Float64))
+    return std::nullopt;
+  const LazyOp op = *u.lazy_op;
   LazyOperand operands[kMaxUfuncInputs];
   bool layout_known = false;
   for (int k = 0; k < u.nin; ++k) {
@@ -215,7 +201,7 @@ std::optional<NDArray> try_defer(const UfuncDef& u, const UfuncLoopTypes& loop,
       scalar_to_bytes(ops[k], loop.out, operands[k].scalar);
     }
   }
-  return defer_elementwise(*op, loop.out, shape, operands, u.nin);
+  return defer_elementwise(op, loop.out, shape, operands, u.nin);
 }
 
 }  // namespace
@@ -230,7 +216,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
 
   PromotionOperand promo[kMaxUfuncInputs];
   for (int k = 0; k < nin; ++k) promo[k] = ops[k].promo;
-  bool where = !std::strcmp(u.name, "where");
+  bool where = u.has(kUfuncWhereSelect);
   int loop_index;
   if (where) {
     // where(condition, x, y): the condition becomes bool, x and y promote together.
@@ -240,7 +226,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
     for (size_t i = 0; i < u.loop_types.size(); ++i)
       if (u.loop_types[i].out == t) loop_index = static_cast<int>(i);
   } else {
-    if (is_logical(u)) {
+    if (u.has(kUfuncLogical)) {
       // Only truth values matter: NumPy 2.5 reads a Python int as a C long (OverflowError
       // beyond int64) and never checks it against the array's dtype.
       for (int k = 0; k < nin; ++k)
@@ -255,7 +241,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
         }
     }
     loop_index = u.loop_cache.resolve(u.signature(), promo, dtype, casting);
-    if (is_comparison(u)) {
+    if (u.has(kUfuncComparison)) {
       // NumPy 2 compares out-of-range Python ints exactly rather than failing: compare
       // in a type that holds them.
       const UfuncLoopTypes& lt = u.loop_types[loop_index];
@@ -289,7 +275,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
     }
   }
   const UfuncLoopTypes& loop = u.loop_types[loop_index];
-  if (nin == 2 && is_integer(loop.in[1]) && !std::strcmp(u.name, "power") &&
+  if (nin == 2 && is_integer(loop.in[1]) && u.has(kUfuncNonnegativeIntExponent) &&
       ops[1].kind != OperandKind::Array &&
       PyObject_RichCompareBool(ops[1].obj.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
     // NumPy refuses this in the loop; a kernel cannot raise, so scalar exponents are

@@ -341,8 +341,9 @@ template <class Op, class C> struct OpResult<Op, 3, C> {
 };
 
 template <class Op, int NIN, class... Ts>
-UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc) {
-  auto* def = new UfuncDef{name, NIN, resolver, {}, {}, doc};
+UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc,
+                     UfuncRules rules = {}) {
+  auto* def = new UfuncDef(name, NIN, resolver, doc, rules);
   auto add = [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;

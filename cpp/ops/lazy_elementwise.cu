@@ -352,22 +352,7 @@ bool append_operand(LazyElementwise& node, const LazyOperand& o, const Dims& sha
 
 }  // namespace
 
-std::optional<LazyOp> lazy_op_for(const char* name) {
-  static const std::pair<const char*, LazyOp> table[] = {
-      {"add", LazyOp::Add},           {"subtract", LazyOp::Subtract},
-      {"multiply", LazyOp::Multiply}, {"divide", LazyOp::Divide},
-      {"true_divide", LazyOp::Divide}, {"sqrt", LazyOp::Sqrt},
-      {"negative", LazyOp::Negative}, {"square", LazyOp::Square},
-      {"absolute", LazyOp::Absolute}};
-  for (const auto& [n, op] : table)
-    if (!std::strcmp(n, name)) return op;
-  return std::nullopt;
-}
-
-bool lazy_candidate(DType t, int64_t size) {
-  const int64_t min_size = min_size_slot().load(std::memory_order_relaxed);
-  return min_size > 0 && size >= min_size && (t == DType::Float32 || t == DType::Float64);
-}
+int64_t lazy_min_size() { return min_size_slot().load(std::memory_order_relaxed); }
 
 int64_t set_lazy_min_size(int64_t n) { return min_size_slot().exchange(n); }
 

@@ -8,14 +8,13 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/ufunc_info.hpp"
 #include "ops/ndarray.hpp"
 
 namespace gpuarr {
 
-enum class LazyOp : uint8_t { Add, Subtract, Multiply, Divide, Sqrt, Negative, Square, Absolute };
-
-// The deferrable operation of ufunc `name`, if any.
-std::optional<LazyOp> lazy_op_for(const char* name);
+// LazyOp (core/ufunc_info.hpp) names the operations; a ufunc's definition says which one it
+// is, and the ufunc planner (core/ufunc_plan.hpp) decides whether a call is deferred.
 
 // One input: an array of the loop's dtype, or a scalar already converted to it.
 struct LazyOperand {
@@ -23,12 +22,8 @@ struct LazyOperand {
   alignas(16) unsigned char scalar[16] = {};
 };
 
-// Whether a result of dtype `t` and `size` elements may be deferred: float32/float64 of at
-// least the minimum size below. The cheap gate, checked before anything else is built.
-bool lazy_candidate(DType t, int64_t size);
-
-// A pending result of `op` over `operands` (dtype `t`, broadcast to `shape`; the caller
-// checked lazy_candidate), or nullopt when the operation should run now: a layout the
+// A pending result of `op` over `operands` (dtype `t`, broadcast to `shape`; the planner
+// chose deferral), or nullopt when the operation should run now: a layout the
 // fused pass cannot index, an expression past its limits, or an input whose memory is
 // shared outside gpuarr.
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
@@ -38,5 +33,6 @@ std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
 // saved pass over memory repays). Default 2^20, or GPUARR_LAZY_MIN_SIZE; <= 0 turns
 // deferral off.
 int64_t set_lazy_min_size(int64_t n);  // returns the previous value
+int64_t lazy_min_size();
 
 }  // namespace gpuarr

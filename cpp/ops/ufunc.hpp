@@ -1,5 +1,5 @@
-// The ufunc registry: each ufunc is a name, a number of inputs and a list of loops (as
-// NumPy lists them), each loop a launcher compiled ahead of time for its types.
+// The ufunc registry: each ufunc is a name, a number of inputs, its dispatch rules and a list
+// of loops (as NumPy lists them), each loop a launcher compiled ahead of time for its types.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ufunc_resolve.hpp"
+#include "core/ufunc_info.hpp"
 
 namespace gpuarr {
 
@@ -25,16 +25,14 @@ struct UfuncOperandView {
 using UfuncLaunch = void (*)(const Dims& shape, const UfuncOperandView* operands,
                              cudaStream_t stream);
 
-struct UfuncDef {
-  const char* name;
-  int nin;
-  UfuncResolver resolver;
-  std::vector<UfuncLoopTypes> loop_types;
-  std::vector<UfuncLaunch> launchers;
-  const char* doc;
-  mutable UfuncLoopCache loop_cache;
+// A ufunc: its host-side description (core/ufunc_info.hpp) and one launcher per loop.
+struct UfuncDef : UfuncInfo {
+  UfuncDef(const char* name, int nin, UfuncResolver resolver, const char* doc,
+           UfuncRules rules = {})
+      : UfuncInfo(name, nin, resolver, rules), doc(doc) {}
 
-  UfuncSignature signature() const { return {name, nin, resolver, &loop_types}; }
+  std::vector<UfuncLaunch> launchers;  // parallel to loop_types
+  const char* doc;
 };
 
 // All ufuncs, in registration order; stable for the process lifetime.

@@ -4,7 +4,7 @@ namespace gpuarr {
 
 void add_exp_log_ufuncs(std::vector<const UfuncDef*>& out) {
   using namespace ufn;
-  out.push_back(make_ufunc<Sqrt, 1, GA_INEXACT>("sqrt", R::Default, "Return the non-negative square-root of an array, element-wise."));
+  out.push_back(make_ufunc<Sqrt, 1, GA_INEXACT>("sqrt", R::Default, "Return the non-negative square-root of an array, element-wise.", LazyOp::Sqrt));
   out.push_back(make_ufunc<Cbrt, 1, GA_FLOATS>("cbrt", R::Default, "Return the cube-root of an array, element-wise."));
   out.push_back(make_ufunc<Exp, 1, GA_INEXACT>("exp", R::Default, "Calculate the exponential of all elements in the input array."));
   out.push_back(make_ufunc<Exp2, 1, GA_INEXACT>("exp2", R::Default, "Calculate 2**p for all p in the input array."));

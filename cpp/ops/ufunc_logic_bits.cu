@@ -4,9 +4,9 @@ namespace gpuarr {
 
 void add_logic_bit_ufuncs(std::vector<const UfuncDef*>& out) {
   using namespace ufn;
-  out.push_back(make_ufunc<LogicalAnd, 2, GA_ALL>("logical_and", R::Default, "Compute the truth value of x1 AND x2 element-wise."));
-  out.push_back(make_ufunc<LogicalOr, 2, GA_ALL>("logical_or", R::Default, "Compute the truth value of x1 OR x2 element-wise."));
-  out.push_back(make_ufunc<LogicalXor, 2, GA_ALL>("logical_xor", R::Default, "Compute the truth value of x1 XOR x2, element-wise."));
+  out.push_back(make_ufunc<LogicalAnd, 2, GA_ALL>("logical_and", R::Default, "Compute the truth value of x1 AND x2 element-wise.", kUfuncLogical));
+  out.push_back(make_ufunc<LogicalOr, 2, GA_ALL>("logical_or", R::Default, "Compute the truth value of x1 OR x2 element-wise.", kUfuncLogical));
+  out.push_back(make_ufunc<LogicalXor, 2, GA_ALL>("logical_xor", R::Default, "Compute the truth value of x1 XOR x2, element-wise.", kUfuncLogical));
   out.push_back(make_ufunc<LogicalNot, 1, GA_ALL>("logical_not", R::Default, "Compute the truth value of NOT x element-wise."));
   out.push_back(make_ufunc<Isnan, 1, GA_ALL>("isnan", R::Default, "Test element-wise for NaN and return result as a boolean array."));
   out.push_back(make_ufunc<Isinf, 1, GA_ALL>("isinf", R::Default, "Test element-wise for positive or negative infinity."));

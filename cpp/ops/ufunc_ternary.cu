@@ -10,8 +10,9 @@ struct Where {
 // where(condition, x, y): the condition is bool (the caller casts it), x and y one type.
 template <class... Ts>
 UfuncDef* make_where() {
-  auto* def = new UfuncDef{"where", 3, UfuncResolver::Default, {}, {},
-                           "Return elements chosen from x or y depending on condition."};
+  auto* def = new UfuncDef("where", 3, UfuncResolver::Default,
+                           "Return elements chosen from x or y depending on condition.",
+                           kUfuncWhereSelect);
   auto add = [&](auto tag) {
     using T = typename decltype(tag)::type;
     def->loop_types.push_back({{DType::Bool, dtype_of<T>(), dtype_of<T>()}, dtype_of<T>()});
