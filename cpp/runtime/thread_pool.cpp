@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "runtime/config.hpp"
 
 namespace gpuarr {
 namespace {
@@ -87,10 +88,7 @@ class ThreadPool {
 };
 
 int configured_threads() {
-  if (const char* env = std::getenv("GPUARR_TRANSFER_THREADS")) {
-    const int n = std::atoi(env);
-    if (n > 0) return std::min(n, 256);
-  }
+  if (const int64_t n = config::transfer_threads.get(); n > 0) return static_cast<int>(n);
   const int hw = static_cast<int>(std::thread::hardware_concurrency());
   return std::max(1, std::min(hw, 16));
 }
