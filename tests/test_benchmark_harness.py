@@ -1,5 +1,6 @@
 """Host-only checks of the benchmark runner (benchmarks/harness.py): the NumPy library, the
-``run`` kind with a fresh process, the table, the versions line and the JSON, without a GPU."""
+``run`` kind with a fresh process, the table, the versions line and the JSON, without a GPU;
+and the baseline table generated from benchmarks/results/ (make_table)."""
 
 import json
 import os
@@ -76,3 +77,32 @@ def test_fresh_python_reported_time_and_fresh_dirs():
         harness.fresh_python("print('ok')", reports_time=True)()
     with pytest.raises(harness.BenchmarkError, match="exit 3"):
         harness.fresh_python("raise SystemExit(3)")()
+
+
+def _result_doc(date, group, cupy_ok):
+    res = {"gpuarr": {"status": "ok", "value": 1.0},
+           "cupy": {"status": "ok", "value": 2.0} if cupy_ok else {"status": "unavailable"}}
+    return {"date": date, "gpu": "G", "versions": {}, "git_commit": date,
+            "rows": [{"group": group, "key": "k", "workload": f"w {date}", "unit": "us/call",
+                      "results": res, "ratio": 0.5 if cupy_ok else None, "goal": None,
+                      "verdict": "-"}]}
+
+
+def test_baseline_table_takes_the_newest_run_with_cupy_per_group(tmp_path):
+    from benchmarks.results import make_table
+    for name, doc in {"a.json": _result_doc("2026-01-01", "g", True),
+                      "b.json": _result_doc("2026-01-03", "g", False),   # gpuarr only
+                      "c.json": _result_doc("2026-01-02", "g", True),
+                      "d.json": _result_doc("2026-01-01", "h", True)}.items():
+        (tmp_path / name).write_text(json.dumps(doc))
+    selection = make_table.load_kind(str(tmp_path))
+    assert {g: doc["_file"] for g, doc, _rows in selection} == {"g": "c.json", "h": "d.json"}
+    table = make_table.table(selection)
+    assert "| g | w 2026-01-02 | 1.00 | 2.00 | - | us | 0.50x | - |" in table
+
+
+def test_baseline_tables_are_current():
+    """benchmarks/results/README.md and the README's table match the kept JSON files
+    (after changing them: python -m benchmarks.results.make_table)."""
+    from benchmarks.results import make_table
+    assert make_table.main(["--check"]) == 0

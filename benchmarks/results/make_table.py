@@ -45,7 +45,7 @@ def _ok(res):
 
 
 def load_kind(folder):
-    """[(group, doc, rows)] for the GPU kind in ``folder``, groups in the runner's order."""
+    """[(group, doc, rows)] for the GPU kind in ``folder``, groups sorted by name."""
     docs = []
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         with open(path) as f:
@@ -60,15 +60,7 @@ def load_kind(folder):
             if group not in chosen and any(_ok(r["results"].get(harness.REFERENCE, {}))
                                            for r in rows):
                 chosen[group] = (doc, rows)
-    order = list(_group_order())
-    ranked = sorted(chosen, key=lambda g: (order.index(g) if g in order else len(order), g))
-    return [(g, *chosen[g]) for g in ranked]
-
-
-def _group_order():
-    if not harness.GROUPS:
-        harness.load_group_modules()
-    return harness.GROUPS.keys()
+    return [(g, *chosen[g]) for g in sorted(chosen)]
 
 
 def _values(row):
