@@ -1,4 +1,4 @@
-"""Routes of the LU/QR solvers added for speed (issue 4 figures), against numpy.linalg:
+"""Routes of the LU/QR solvers chosen for speed, against numpy.linalg:
 det/slogdet on both LU routes (cuBLAS getrfBatched for small n and batches, cuSOLVER
 Xgetrf per matrix for one matrix with n >= 128 and small batches of large n), inv's two
 solves (trsm, or Xgetrs), the own

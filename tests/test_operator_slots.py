@@ -32,7 +32,7 @@ def test_slots_installed_unless_turned_off():
 
 
 def test_switching_slots_in_process():
-    """benchmarks/probe_dispatch.py switches between both paths in one process."""
+    """tools/probes/probe_dispatch.py switches between both paths in one process."""
     h = np.arange(1, 7, dtype=np.int64)
     a = ga.asarray(h)
     try:
