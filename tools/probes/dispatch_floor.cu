@@ -1,6 +1,6 @@
-// Same-lease floors for the tiny `a + b` figure, measured with
+// Floors for the tiny `a + b` figure, measured in the same process as gpuarr, with
 // a minimal pybind11 module: a bare launch from Python, and allocate (stream-ordered pool) +
-// launch + new Python object + free. The host's speed varies ~1.5x between leases, so
+// launch + new Python object + free. The host's speed varies ~1.5x between machines, so
 // gpuarr's dispatch is judged against these floors measured in the same process.
 // Also a launch with ~600 bytes of parameters (the size of gpuarr's elementwise arguments)
 // against one with 32 bytes, to see what the parameter block costs per launch.

@@ -1,4 +1,4 @@
-"""Tiny-op dispatch against same-lease floors (`a + b` on 1-element arrays).
+"""Tiny-op dispatch against floors measured in the same process (`a + b` on 1-element arrays).
 
     python -m tools.probes.probe_dispatch [rounds]
 

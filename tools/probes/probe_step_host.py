@@ -3,7 +3,7 @@
     python -m tools.probes.probe_step_host [rounds]
 
 The reference host ran PyTorch's tiny `a + b` in 11.0 us and the seed's CuPy helper step in
-1.46 ms; our leases run the same `a + b` in 8-12 us but that step in 1.5-2.4 ms. For CUDA
+1.46 ms; our machines run the same `a + b` in 8-12 us but that step in 1.5-2.4 ms. For CUDA
 tensors the autograd engine runs backward on its own device thread, so each backward hands
 work to another thread and back; a tiny op has no such handoff. This probe measures, round
 by round in one process (the host's drift hits every case alike):
