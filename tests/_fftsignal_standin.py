@@ -1,16 +1,15 @@
 """A NumPy stand-in for the device parts of gpuarr.fft / gpuarr.signal / gpuarr.convolve, so
 that their Python layer (argument handling, dtype rules, plans, swaps, flips, conjugations,
-errors) runs against numpy.fft / scipy.signal on a machine without a GPU. The stand-in
-replaces the modules' ``_ga`` (gpuarr namespace) and ``_core`` (extension) globals: its
-transforms are numpy.fft's (unnormalised like cuFFT) and its direct kernel evaluates the
-device kernel's formula ``out[i] = sum_u w[u] * in_b(i + u - pad)`` with the C++ boundary
-rule."""
+errors) runs against numpy.fft / scipy.signal on a machine without a GPU. It goes in
+through the one seam, ``_device_standin``: its transforms are numpy.fft's (unnormalised like
+cuFFT) and its direct kernel evaluates the device kernel's formula
+``out[i] = sum_u w[u] * in_b(i + u - pad)`` with the C++ boundary rule."""
 
 import itertools
-import types
 
 import numpy as np
 
+import _device_standin
 import gpuarr._convolve as gconv
 import gpuarr.fft as gfft
 import gpuarr.signal as gsig
@@ -62,21 +61,18 @@ def _correlate_direct(x, w, out_shape, pads, boundary, fill):
     return out
 
 
-CORE = types.SimpleNamespace(
-    _fft_c2c=_c2c, _fft_r2c=_r2c, _fft_c2r=_c2r, _correlate_direct=_correlate_direct,
-    _conv_axis_plan=real_core._conv_axis_plan, _conv_check_mode=real_core._conv_check_mode,
-    _conv_boundary=real_core._conv_boundary)
-GA = types.SimpleNamespace(
-    ndarray=np.ndarray, asarray=np.asarray, zeros=np.zeros,
-    array=lambda x, dtype=None, order="K", copy=True: np.array(x, dtype=dtype, order=order,
-                                                               copy=copy),
-    moveaxis=np.moveaxis, multiply=np.multiply, real=np.real, conjugate=np.conjugate,
-    roll=np.roll, rint=np.rint, around=np.around, ascontiguousarray=np.ascontiguousarray)
+STANDIN = {
+    "_fft_c2c": _c2c, "_fft_r2c": _r2c, "_fft_c2r": _c2r, "_correlate_direct": _correlate_direct,
+    "ndarray": np.ndarray, "asarray": np.asarray, "zeros": np.zeros,
+    "array": lambda x, dtype=None, order="K", copy=True: np.array(x, dtype=dtype, order=order,
+                                                                  copy=copy),
+    "moveaxis": np.moveaxis, "multiply": np.multiply, "real": np.real,
+    "conjugate": np.conjugate, "roll": np.roll, "rint": np.rint, "around": np.around,
+    "ascontiguousarray": np.ascontiguousarray,
+}
 
 
 def install(monkeypatch):
     """Swaps the stand-in in for the test (pytest's monkeypatch undoes it)."""
-    for m in (gfft, gsig, gconv):
-        monkeypatch.setattr(m, "_ga", GA)
-        monkeypatch.setattr(m, "_core", CORE)
+    _device_standin.install(monkeypatch, STANDIN)
     return gfft, gsig, gconv

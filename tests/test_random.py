@@ -644,11 +644,12 @@ def _fake_modules():
 
 @pytest.fixture
 def fake_device(monkeypatch):
-    from gpuarr.random import _generator as gen
+    import _device_standin
 
     fake, core = _fake_modules()
-    monkeypatch.setattr(gen, "_ga", fake)
-    monkeypatch.setattr(gen, "_core", core)
+    names = _device_standin.defined_names()
+    _device_standin.install(monkeypatch, {n: v for n, v in vars(fake).items() if n in names})
+    _device_standin.install(monkeypatch, vars(core))
     return fake
 
 

@@ -25,7 +25,7 @@ from gpuarr._core import (
     asnumpy,
     get_default_memory_pool,
 )
-from gpuarr import _ndarray_methods  # noqa: F401  (adds Python-level methods to ndarray)
+from gpuarr import _ndarray_methods  # noqa: F401  (ndarray's Python-level methods)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
 from gpuarr._sorting import *  # noqa: F401,F403  (sort, argsort, unique, searchsorted, histogram, median, ...)
 from gpuarr._sorting import __all__ as _sorting_all

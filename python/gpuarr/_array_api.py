@@ -2,11 +2,12 @@
 ``__array_namespace_info__``, ``to_device`` and the standard's names that differ from NumPy's
 only in spelling. The operations themselves are gpuarr's NumPy-compatible ones."""
 
+import sys
+
 import numpy as _np
 
-import gpuarr as _ga
 from gpuarr import _core
-from gpuarr._core import ndarray as _ndarray
+from gpuarr.cuda import Device as _Device, runtime as _runtime
 
 __array_api_version__ = "2024.12"
 _SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
@@ -15,7 +16,13 @@ _SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 def _array_namespace(self, /, *, api_version=None):
     if api_version is not None and api_version not in _SUPPORTED_VERSIONS:
         raise ValueError(f"Unrecognized array API version: {api_version!r}")
-    return _ga
+    return namespace()
+
+
+def namespace():
+    """The ``gpuarr`` namespace (the package object, fully initialised by the time any
+    array exists), for ``__array_namespace__`` and ``get_array_module``."""
+    return sys.modules[__package__]
 
 
 def _to_device(self, device, /, *, stream=None):
@@ -27,12 +34,9 @@ def _to_device(self, device, /, *, stream=None):
         raise ValueError(f"unknown device {device!r}")
     if target == self.device.id:
         return self
-    with _ga.cuda.Device(target):
+    with _Device(target):
         return _core.array(self, copy=True)
 
-
-_ndarray.__array_namespace__ = _array_namespace
-_ndarray.to_device = _to_device
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -51,10 +55,10 @@ class _Info:
                 "max dimensions": 64}
 
     def default_device(self):
-        return _ga.cuda.Device()
+        return _Device()
 
     def devices(self):
-        return [_ga.cuda.Device(i) for i in range(_ga.cuda.runtime.getDeviceCount())]
+        return [_Device(i) for i in range(_runtime.getDeviceCount())]
 
     def default_dtypes(self, *, device=None):
         return {"real floating": _np.dtype(_np.float64), "complex floating": _np.dtype(_np.complex128),

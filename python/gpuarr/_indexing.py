@@ -220,8 +220,3 @@ def _m_put(self, indices, values, mode="raise"):
 
 def _m_compress(self, condition, axis=None, out=None):
     return compress(condition, self, axis, out)
-
-
-_ndarray.take = _m_take
-_ndarray.put = _m_put
-_ndarray.compress = _m_compress

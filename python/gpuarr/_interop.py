@@ -12,8 +12,9 @@ import builtins as _builtins
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _array_api, _core, _reductions, _ufuncs
 from gpuarr._core import ndarray as _ndarray
+from gpuarr.cuda import Device as _Device
 
 __all__ = ["from_dlpack", "get_array_module", "allclose", "isclose", "array_equal",
            "array_equiv"]
@@ -48,8 +49,7 @@ def _device_id(device):
 
 
 def _on_device(ident, fn):
-    from gpuarr.cuda import Device
-    with Device(ident):
+    with _Device(ident):
         return fn()
 
 
@@ -110,8 +110,7 @@ def get_array_module(*args):
     ``get_array_module``), for code that runs on both."""
     for a in args:
         if isinstance(a, _ndarray):
-            import gpuarr
-            return gpuarr
+            return _array_api.namespace()
     return _np
 
 
@@ -128,7 +127,6 @@ def _operand(x):
 
 
 def _ufunc(name):
-    from gpuarr import _ufuncs
     return _ufuncs._UFUNCS[name]
 
 
@@ -161,7 +159,6 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
 def allclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     """Whether all elements are close (``isclose(...).all()``); a 0-d gpuarr bool array, as
     CuPy's, so that no host synchronization is forced (``bool()`` of it waits)."""
-    from gpuarr import _reductions
     return _reductions.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -172,7 +169,6 @@ def _false():
 def array_equal(a1, a2, equal_nan=False):
     """True (a 0-d gpuarr bool) when both have the same shape and elements; NaNs compare
     equal with ``equal_nan``. Host operands are copied to the device."""
-    from gpuarr import _reductions
     try:
         a1, a2 = _core.asarray(_operand(a1)), _core.asarray(_operand(a2))
     except Exception:
@@ -189,7 +185,6 @@ def array_equal(a1, a2, equal_nan=False):
 def array_equiv(a1, a2):
     """True (a 0-d gpuarr bool) when the shapes broadcast together and all elements are
     equal. Host operands are copied to the device."""
-    from gpuarr import _reductions
     try:
         a1, a2 = _core.asarray(_operand(a1)), _core.asarray(_operand(a2))
     except Exception:
@@ -199,6 +194,3 @@ def array_equiv(a1, a2):
     except ValueError:
         return _false()
     return _reductions.all(_ufunc("equal")(a1, a2))
-
-
-from gpuarr import _numpy_dispatch  # noqa: E402,F401  (__array_ufunc__, __array_function__)

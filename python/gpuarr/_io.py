@@ -473,6 +473,3 @@ def _tofile(self, fid, sep="", format="%s"):
         ctx = open(os.fspath(fid), "wb")
     with ctx as f:
         _write_data(f, self, "C")
-
-
-_ndarray.tofile = _tofile

@@ -1,11 +1,23 @@
-"""The parts of ``gpuarr.ndarray`` that are NumPy's own behaviour applied to a host copy:
-printing, formatting and conversion to Python scalars. Each costs one small device-to-host
-copy (one element for scalars), so NumPy's rules and messages apply exactly."""
+"""Every Python-level method of ``gpuarr.ndarray`` (and of ``gpuarr.ufunc``), attached from
+the tables at the end of this module; the C++ bindings define the rest.
 
-import numpy as _np
+The methods here that are NumPy's own behaviour applied to a host copy (printing,
+formatting, conversion to Python scalars) each cost one small device-to-host copy (one
+element for scalars), so NumPy's rules and messages apply exactly. The others call the
+module-level function of the same name (``a.sum()`` is ``gpuarr.sum(a)``)."""
 
-from gpuarr._core import ndarray as _ndarray
-from gpuarr import _core
+from gpuarr import (
+    _array_api,
+    _core,
+    _indexing,
+    _io,
+    _numpy_dispatch,
+    _products,
+    _reductions,
+    _shape_ops,
+    _sorting,
+    _ufuncs,
+)
 
 
 def _repr(self):
@@ -64,7 +76,18 @@ def _index(self):
     return h.__index__()
 
 
-for _name, _fn in {
+def _method(fn):
+    """``fn`` as a method: ``a.name(...)`` is ``fn(a, ...)``, with fn's name and docstring."""
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = fn.__name__
+    method.__qualname__ = "ndarray." + fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
+_NDARRAY_METHODS = {
+    # host copies: NumPy's printing, formatting and scalar conversions
     "__repr__": _repr,
     "__str__": _str,
     "__format__": _format,
@@ -77,9 +100,52 @@ for _name, _fn in {
     "__int__": _int,
     "__complex__": _complex,
     "__index__": _index,
-}.items():
-    setattr(_ndarray, _name, _fn)
+    # NumPy's dispatch protocols and the Array API
+    "__array_ufunc__": _numpy_dispatch._array_ufunc,
+    "__array_function__": _numpy_dispatch._array_function,
+    "__array_namespace__": _array_api._array_namespace,
+    "to_device": _array_api._to_device,
+    "__divmod__": _ufuncs._divmod_method,
+    "__rdivmod__": _ufuncs._rdivmod_method,
+    # reductions
+    **{name: _method(getattr(_reductions, name))
+       for name in ("sum", "prod", "max", "min", "argmax", "argmin", "all", "any", "mean",
+                    "var", "std", "cumsum", "cumprod")},
+    # shape operations
+    "ravel": _shape_ops._m_ravel,
+    "flatten": _shape_ops.flatten,
+    "squeeze": _shape_ops._m_squeeze,
+    "swapaxes": _shape_ops._m_swapaxes,
+    "repeat": _shape_ops._m_repeat,
+    "diagonal": _shape_ops._m_diagonal,
+    "trace": _shape_ops._m_trace,
+    "mT": property(_shape_ops._mT),
+    # sorting and searching
+    "sort": _sorting._method_sort,
+    "argsort": _sorting._method_argsort,
+    "partition": _sorting._method_partition,
+    "argpartition": _sorting._method_argpartition,
+    "searchsorted": _sorting._method_searchsorted,
+    # indexing
+    "take": _indexing._m_take,
+    "put": _indexing._m_put,
+    "compress": _indexing._m_compress,
+    # products and files
+    "dot": _products._ndarray_dot,
+    "tofile": _io._tofile,
+    # Keeps NumPy from treating gpuarr arrays as sequences to iterate over element by element.
+    "__array_priority__": 100.0,
+}
 
-_ndarray.__module__ = "gpuarr"
-# Keep NumPy from treating gpuarr arrays as sequences to iterate over element by element.
-_ndarray.__array_priority__ = 100.0
+_UFUNC_METHODS = {
+    "reduce": _reductions._ufunc_reduce,
+    "accumulate": _reductions._ufunc_accumulate,
+    "outer": _ufuncs._ufunc_outer,
+}
+
+for _name, _value in _NDARRAY_METHODS.items():
+    setattr(_core.ndarray, _name, _value)
+for _name, _value in _UFUNC_METHODS.items():
+    setattr(_core.ufunc, _name, _value)
+_core.ndarray.__module__ = "gpuarr"
+_core.ufunc.__module__ = "gpuarr"

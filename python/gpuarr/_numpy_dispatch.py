@@ -6,10 +6,11 @@ returns NotImplemented, so NumPy raises its TypeError naming the function; impli
 conversion to a host array stays refused (``__array__``).
 """
 
-import importlib
+import sys
 
 import numpy as _np
 
+from gpuarr import _ufuncs
 from gpuarr._core import ndarray as _ndarray
 
 # NumPy ufuncs whose gpuarr counterpart is a plain function (no ufunc methods).
@@ -17,13 +18,11 @@ _FUNCTION_UFUNCS = ("divmod", "matmul", "vecdot", "matvec", "vecmat")
 
 
 def _gpuarr_ufunc(name):
-    from gpuarr import _ufuncs
     u = _ufuncs._UFUNCS.get(name)
     if u is not None:
         return u
     if name in _FUNCTION_UFUNCS:
-        import gpuarr
-        return getattr(gpuarr, name, None)
+        return getattr(_namespace("numpy"), name, None)
     return None
 
 
@@ -46,24 +45,15 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     return fn(*inputs, **kwargs)
 
 
-_SUBMODULES = {}
-
-
 def _namespace(module_name):
-    """gpuarr's namespace for a NumPy module name ('numpy', 'numpy.linalg', 'numpy.fft',
-    'numpy._core.multiarray', ...), or None when gpuarr has no such module."""
+    """gpuarr's public namespace for a NumPy module name ('numpy', 'numpy.linalg',
+    'numpy.fft', 'numpy._core.multiarray', ...), or None when gpuarr has no such module.
+    The namespaces are looked up, not imported: ``import gpuarr`` has imported all of them
+    before any array exists to dispatch on."""
     if module_name is None or not module_name.startswith("numpy"):
         return None
     parts = [p for p in module_name.split(".")[1:] if not p.startswith("_")]
-    target = "gpuarr" + "".join("." + p for p in parts)
-    ns = _SUBMODULES.get(target)
-    if ns is None:
-        try:
-            ns = importlib.import_module(target)
-        except ImportError:
-            return None
-        _SUBMODULES[target] = ns
-    return ns
+    return sys.modules.get("gpuarr" + "".join("." + p for p in parts))
 
 
 def _lookup(func):
@@ -84,7 +74,3 @@ def _array_function(self, func, types, args, kwargs):
     if impl is None:
         return NotImplemented
     return impl(*args, **kwargs)
-
-
-_ndarray.__array_ufunc__ = _array_ufunc
-_ndarray.__array_function__ = _array_function

@@ -197,6 +197,3 @@ def _einsum_dtype(ops, out, dtype, casting):
 
 def _ndarray_dot(self, b, out=None):
     return dot(self, b, out=out)
-
-
-ndarray.dot = _ndarray_dot

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _core, _indexing, _shape_ops, _ufuncs
 from gpuarr._core import ndarray as _ndarray
 
 _py_sum = sum
@@ -129,8 +129,7 @@ def _all_nan_warning(r, stacklevel):
 
 
 def _isnan(x):
-    import gpuarr
-    return gpuarr.isnan(x)
+    return _ufuncs.isnan(x)
 
 
 def _nan_extremum(kind, ufunc_name, a, axis, out, keepdims):
@@ -154,8 +153,7 @@ def nanmin(a, axis=None, out=None, keepdims=False):
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range (maximum - minimum) along the given axes."""
     a = _as_array(a)
-    import gpuarr
-    r = gpuarr.subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+    r = _ufuncs.subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
     return _finish(r, None, out)
 
 
@@ -216,9 +214,8 @@ def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements (int64)."""
-    import gpuarr
     a = _as_array(a)
-    return _core._reduce("sum", gpuarr.not_equal(a, 0) if a.dtype != _np.bool_ else a, axis, keepdims)
+    return _core._reduce("sum", _ufuncs.not_equal(a, 0) if a.dtype != _np.bool_ else a, axis, keepdims)
 
 
 def _mean_dtype(a, dtype):
@@ -236,7 +233,6 @@ def _mean_dtype(a, dtype):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Arithmetic mean (float64 for integers; float16 accumulates in float32)."""
-    import gpuarr
     a = _as_array(a)
     _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
@@ -245,12 +241,11 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     if n == 0:
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
     with _np.errstate(all="ignore"):
-        r = gpuarr.divide(s, float(n)) if n else gpuarr.multiply(s, float("nan"))
+        r = _ufuncs.divide(s, float(n)) if n else _ufuncs.multiply(s, float("nan"))
     return _finish(r, res if r.dtype != res else None, out)
 
 
 def _var(a, axis, dtype, out, ddof, keepdims, nan):
-    import gpuarr
     a = _as_array(a)
     if not nan:
         _strict_axes(a, axis)  # the nan-functions accept axis 0 of a 0-d array, as NumPy's
@@ -259,30 +254,30 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
         res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
     x = a if a.dtype == acc else a.astype(acc)
     if nan:
-        valid = gpuarr.logical_not(gpuarr.isnan(x))
+        valid = _ufuncs.logical_not(_ufuncs.isnan(x))
         n = _core._reduce("sum", valid, axis, True)
-        m = gpuarr.divide(_core._reduce("nansum", x, axis, True), n)
-        d = gpuarr.where(valid, gpuarr.subtract(x, m), 0)
+        m = _ufuncs.divide(_core._reduce("nansum", x, axis, True), n)
+        d = _indexing.where(valid, _ufuncs.subtract(x, m), 0)
     else:
         n, _ = _reduced_count(a.shape, axis)
-        m = gpuarr.divide(_core._reduce("sum", x, axis, True), float(n) if n else float("nan"))
-        d = gpuarr.subtract(x, m)
+        m = _ufuncs.divide(_core._reduce("sum", x, axis, True), float(n) if n else float("nan"))
+        d = _ufuncs.subtract(x, m)
     # |d|^2 for complex input; d*d otherwise (complex only when dtype= asks, as NumPy).
-    sq = gpuarr.multiply(d, d) if a.dtype.kind != "c" else gpuarr.add(
-        gpuarr.multiply(d.real, d.real), gpuarr.multiply(d.imag, d.imag))
+    sq = _ufuncs.multiply(d, d) if a.dtype.kind != "c" else _ufuncs.add(
+        _ufuncs.multiply(d.real, d.real), _ufuncs.multiply(d.imag, d.imag))
     s = _core._reduce("sum", sq, axis, keepdims)
     if nan:
         cnt = _core._reduce("sum", valid, axis, keepdims)
-        denom = gpuarr.subtract(cnt, ddof)
-        if bool(_core._reduce("any", gpuarr.less_equal(denom, 0), None, False)):
+        denom = _ufuncs.subtract(cnt, ddof)
+        if bool(_core._reduce("any", _ufuncs.less_equal(denom, 0), None, False)):
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
-        denom = gpuarr.where(gpuarr.less_equal(denom, 0), float("nan"), denom)
+        denom = _indexing.where(_ufuncs.less_equal(denom, 0), float("nan"), denom)
     else:
         denom = max_int(n - ddof)
         if n - ddof <= 0:
             warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
     with _np.errstate(all="ignore"):
-        r = gpuarr.divide(s, denom if not isinstance(denom, int) else float(denom))
+        r = _ufuncs.divide(s, denom if not isinstance(denom, int) else float(denom))
     return r, res
 
 
@@ -300,28 +295,26 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Standard deviation (square root of ``var``)."""
-    import gpuarr
     if correction is not None:
         ddof = correction
     r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=False)
-    r = gpuarr.sqrt(r)
+    r = _ufuncs.sqrt(r)
     return _finish(r, res if r.dtype != res else None, out)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Mean ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
-    import gpuarr
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return mean(a, axis, dtype, out, keepdims)
     acc, res = _mean_dtype(a, dtype)
     x = a if a.dtype == acc else a.astype(acc)
-    cnt = _core._reduce("sum", gpuarr.logical_not(gpuarr.isnan(x)), axis, keepdims)
+    cnt = _core._reduce("sum", _ufuncs.logical_not(_ufuncs.isnan(x)), axis, keepdims)
     s = _core._reduce("nansum", x, axis, keepdims)
-    if cnt.size and bool(_core._reduce("any", gpuarr.equal(cnt, 0), None, False)):
+    if cnt.size and bool(_core._reduce("any", _ufuncs.equal(cnt, 0), None, False)):
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     with _np.errstate(all="ignore"):
-        r = gpuarr.divide(s, cnt)
+        r = _ufuncs.divide(s, cnt)
     if r.dtype != res:
         r = r.astype(res)
     return _finish(r, None, out)
@@ -338,22 +331,20 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Standard deviation ignoring NaNs."""
-    import gpuarr
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return std(a, axis, dtype, out, ddof, keepdims)
     r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True)
-    r = gpuarr.sqrt(r)
+    r = _ufuncs.sqrt(r)
     return _finish(r, res if r.dtype != res else None, out)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """Weighted average (NumPy's ``average``)."""
-    import gpuarr
     a = _as_array(a)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
-        scl = gpuarr.full_like(avg, a.size // (avg.size or 1) if a.size else 0, dtype=avg.dtype)
+        scl = _core.full_like(avg, a.size // (avg.size or 1) if a.size else 0, dtype=avg.dtype)
     else:
         w = _as_array(weights)
         if a.shape != w.shape:
@@ -364,29 +355,28 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             if w.shape != tuple(a.shape[ax] for ax in axes):
                 raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
             # As NumPy: weights' axes in increasing order, then broadcast along the others.
-            w = gpuarr.ascontiguousarray(w.transpose(tuple(int(k) for k in _np.argsort(axes))))
+            w = _core.ascontiguousarray(w.transpose(tuple(int(k) for k in _np.argsort(axes))))
             w = w.reshape(tuple(s if ax in axes else 1 for ax, s in enumerate(a.shape)))
         rt = _np.result_type(a.dtype, w.dtype, 1.0 if a.dtype.kind in "biu" else a.dtype)
-        scl = sum(gpuarr.multiply(gpuarr.ones_like(a, dtype=rt), w) if w.shape != a.shape else w.astype(rt),
+        scl = sum(_ufuncs.multiply(_core.ones_like(a, dtype=rt), w) if w.shape != a.shape else w.astype(rt),
                   axis=axis, keepdims=keepdims)
-        if bool(_core._reduce("any", gpuarr.equal(scl, 0), None, False)):
+        if bool(_core._reduce("any", _ufuncs.equal(scl, 0), None, False)):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        avg = gpuarr.divide(sum(gpuarr.multiply(a.astype(rt), w), axis=axis, keepdims=keepdims), scl)
+        avg = _ufuncs.divide(sum(_ufuncs.multiply(a.astype(rt), w), axis=axis, keepdims=keepdims), scl)
     if returned:
         if scl.shape != avg.shape:
-            scl = gpuarr.multiply(gpuarr.ones_like(avg), scl)
+            scl = _ufuncs.multiply(_core.ones_like(avg), scl)
         return avg, scl
     return avg
 
 
 def _scan(a, axis, dtype, out, product, skip_nan):
-    import gpuarr
     a = _as_array(a)
     dtype = _computation_dtype(dtype, out)
     if dtype is not None and _np.dtype(dtype) != a.dtype:
         a = a.astype(dtype)
     if axis is None:
-        x = gpuarr.ascontiguousarray(a).reshape(-1)
+        x = _core.ascontiguousarray(a).reshape(-1)
         axis = 0
     elif a.ndim == 0:
         _core._reduce_axes(operator.index(axis), 0)  # AxisError unless 0 or -1
@@ -395,10 +385,10 @@ def _scan(a, axis, dtype, out, product, skip_nan):
     else:
         axis = _core._reduce_axes(operator.index(axis), a.ndim)[0]
         x = a
-    moved = gpuarr.ascontiguousarray(gpuarr.moveaxis(x, axis, -1)) if x.ndim else x.reshape(1)
+    moved = _core.ascontiguousarray(_shape_ops.moveaxis(x, axis, -1)) if x.ndim else x.reshape(1)
     r = _core._scan_last(moved, product, skip_nan)
     if x.ndim:
-        r = gpuarr.moveaxis(r, -1, axis)
+        r = _shape_ops.moveaxis(r, -1, axis)
     return _finish(r, dtype, out)
 
 
@@ -421,7 +411,6 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 def _cumulative(a, axis, dtype, include_initial, product):
-    import gpuarr
     a = _as_array(a)
     if axis is None:
         if a.ndim > 1:
@@ -432,8 +421,8 @@ def _cumulative(a, axis, dtype, include_initial, product):
         axis = _core._reduce_axes(axis, a.ndim)[0]
         shape = list(r.shape)
         shape[axis] = 1
-        init = gpuarr.full(tuple(shape), 1 if product else 0, dtype=r.dtype)
-        r = gpuarr.concatenate([init, r], axis=axis)
+        init = _core.full(tuple(shape), 1 if product else 0, dtype=r.dtype)
+        r = _shape_ops.concatenate([init, r], axis=axis)
     return r
 
 
@@ -447,20 +436,36 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative(x, axis, dtype, include_initial, True)
 
 
+# --- ufunc.reduce / ufunc.accumulate -------------------------------------------------
+# They map onto the reductions above, which have the identity and empty-array rules NumPy's
+# reduce has for these ufuncs.
+_REDUCE = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
+           "logical_and": all, "logical_or": any, "fmax": nanmax, "fmin": nanmin}
+_ACCUMULATE = {"add": cumsum, "multiply": cumprod}
+
+
+def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, **kwargs):
+    fn = _REDUCE.get(self.__name__)
+    if self.nin != 2:
+        raise ValueError("reduce only supported for binary functions")
+    if fn is None:
+        raise TypeError(f"gpuarr does not implement reduce for ufunc '{self.__name__}'")
+    kw = {"axis": axis, "out": out, "keepdims": keepdims}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    return fn(_as_array(array), **kw)
+
+
+def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
+    if self.nin != 2:
+        raise ValueError("accumulate only supported for binary functions")
+    fn = _ACCUMULATE.get(self.__name__)
+    if fn is None:
+        raise TypeError(f"gpuarr does not implement accumulate for ufunc '{self.__name__}'")
+    return fn(_as_array(array), axis=axis, dtype=dtype, out=out)
+
+
 __all__ = ["sum", "prod", "nansum", "nanprod", "max", "min", "amax", "amin", "nanmax", "nanmin",
            "ptp", "argmax", "argmin", "nanargmax", "nanargmin", "all", "any", "count_nonzero",
            "mean", "var", "std", "nanmean", "nanvar", "nanstd", "average", "cumsum", "cumprod",
            "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
-
-
-def _method(fn):
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__name__ = fn.__name__
-    method.__doc__ = fn.__doc__
-    return method
-
-
-for _name in ("sum", "prod", "max", "min", "argmax", "argmin", "all", "any", "mean", "var",
-              "std", "cumsum", "cumprod"):
-    setattr(_ndarray, _name, _method(globals()[_name]))

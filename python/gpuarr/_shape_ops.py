@@ -10,7 +10,7 @@ import operator
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _core, _creation
 from gpuarr._core import ndarray as _ndarray
 
 _asarray = _core.asarray
@@ -558,7 +558,6 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 
 def indices(dimensions, dtype=int, sparse=False):
-    from gpuarr._creation import arange
     dimensions = tuple(dimensions)
     n = len(dimensions)
     shape = (1,) * n
@@ -567,7 +566,7 @@ def indices(dimensions, dtype=int, sparse=False):
     else:
         res = _core._empty_result((n,) + dimensions, dtype)
     for i, dim in enumerate(dimensions):
-        idx = arange(dim, dtype=dtype).reshape(shape[:i] + (dim,) + shape[i + 1:])
+        idx = _creation.arange(dim, dtype=dtype).reshape(shape[:i] + (dim,) + shape[i + 1:])
         if sparse:
             res = res + (idx,)
         else:
@@ -582,7 +581,7 @@ def asfortranarray(a, dtype=None, *, like=None):
     return a
 
 
-# --- ndarray methods ---------------------------------------------------------------------
+# --- ndarray methods (attached by _ndarray_methods) ---------------------------------------------------------------------
 
 
 def _m_ravel(self, order="C"):
@@ -608,18 +607,6 @@ def _m_diagonal(self, offset=0, axis1=0, axis2=1):
 def _m_trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     return trace(self, offset, axis1, axis2, dtype, out)
 
-
-for _name, _fn in {
-    "ravel": _m_ravel,
-    "flatten": flatten,
-    "squeeze": _m_squeeze,
-    "swapaxes": _m_swapaxes,
-    "repeat": _m_repeat,
-    "diagonal": _m_diagonal,
-    "trace": _m_trace,
-}.items():
-    setattr(_ndarray, _name, _fn)
-_ndarray.mT = property(_mT)
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis",

@@ -10,6 +10,7 @@ indices) run NumPy itself on a handful of values so that the rules are NumPy's.
 """
 
 import operator
+import warnings
 from collections import namedtuple
 
 import numpy as _np
@@ -242,16 +243,44 @@ def _bin_edges(a, bins, range):
         proxy = _np.array([lo, hi]).astype(a.dtype)
     else:
         proxy = _np.empty(0, dtype=a.dtype)
-    try:
-        from numpy.lib._histograms_impl import _get_bin_edges, _unsigned_subtract
-    except ImportError:  # pragma: no cover  (NumPy moved its private helpers)
-        return _np.histogram_bin_edges(proxy, bins, range), None
-    edges, uniform = _get_bin_edges(proxy, bins, range, None)
-    if uniform is None:
+    edges = _np.histogram_bin_edges(proxy, bins, range)  # NumPy's checks and messages
+    if _np.ndim(bins) != 0:
         return edges, None
-    first, last, n = uniform
-    norm = n / _unsigned_subtract(last, first)
+    # Equal bins: the kernel computes the bin of x as (x - first) * norm, with NumPy's values.
+    if proxy.dtype == _np.bool_:  # as numpy.histogram: bool data counts as uint8
+        proxy = proxy.astype(_np.uint8)
+    first, last = _outer_edges(proxy, range)
+    norm = operator.index(bins) / _unsigned_subtract(last, first)
     return edges, (float(first), float(last), float(norm))
+
+
+def _outer_edges(a, range):
+    """The first and last edge of equal bins, as numpy.histogram_bin_edges has them (its
+    checks already passed)."""
+    if range is not None:
+        first, last = range
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        first, last = a.min(), a.max()
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+_SIGNED_TO_UNSIGNED = {_np.byte: _np.ubyte, _np.short: _np.ushort, _np.intc: _np.uintc,
+                       _np.int_: _np.uint, _np.longlong: _np.ulonglong}
+
+
+def _unsigned_subtract(a, b):
+    """a - b for a >= b, in the unsigned type of signed integers (no overflow), as NumPy's
+    histogram computes the width of the range."""
+    dt = _np.result_type(a, b)
+    unsigned = _SIGNED_TO_UNSIGNED.get(dt.type)
+    if unsigned is None:
+        return _np.subtract(a, b, dtype=dt)
+    return _np.subtract(_np.asarray(a, dtype=dt), _np.asarray(b, dtype=dt), casting="unsafe",
+                        dtype=unsigned)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
@@ -320,29 +349,119 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
 
 
+# NumPy's quantile methods (numpy.quantile's ``method``): for n sorted values, the virtual
+# index of each quantile and the rule that adjusts the interpolation weight gamma. The
+# formulas and their floating-point order are NumPy's, so that indexes and weights are
+# bit-identical to NumPy's.
+
+
+def _virtual_index(n, quantiles, alpha, beta):
+    return n * quantiles + (alpha + quantiles * (1 - alpha - beta)) - 1
+
+
+def _gamma_mask(shape, default_value, conditioned_value, where):
+    out = _np.full(shape, default_value)
+    _np.copyto(out, conditioned_value, where=where, casting="unsafe")
+    return out
+
+
+def _discrete_index(index, condition):
+    previous = _np.floor(index)
+    res = _gamma_mask(index.shape, previous + 1, previous,
+                      condition(index - previous, index)).astype(_np.intp)
+    res[res < 0] = 0  # some methods give out-of-bounds indexes
+    return res
+
+
+def _continuous(alpha, beta):
+    return {"get_virtual_index": lambda n, q: _virtual_index(n, q, alpha, beta),
+            "fix_gamma": lambda gamma, _: gamma}
+
+
+_QUANTILE_METHODS = {
+    "inverted_cdf": {
+        "get_virtual_index": lambda n, q: _discrete_index(n * q - 1, lambda g, _: g == 0),
+        "fix_gamma": None},
+    "averaged_inverted_cdf": {
+        "get_virtual_index": lambda n, q: n * q - 1,
+        "fix_gamma": lambda gamma, _: _gamma_mask(gamma.shape, 1.0, 0.5, gamma == 0)},
+    "closest_observation": {
+        # the nearest even order statistic at g == 0 (1-based: odd 0-based indexes)
+        "get_virtual_index": lambda n, q: _discrete_index(
+            n * q - 1 - 0.5, lambda g, index: (g == 0) & (_np.floor(index) % 2 == 1)),
+        "fix_gamma": None},
+    "interpolated_inverted_cdf": _continuous(0, 1),
+    "hazen": _continuous(0.5, 0.5),
+    "weibull": _continuous(0, 0),
+    # (n - 1) * q rather than _virtual_index(n, q, 1, 1): equal, with less rounding
+    "linear": {"get_virtual_index": lambda n, q: (n - 1) * q,
+               "fix_gamma": lambda gamma, _: gamma},
+    "median_unbiased": _continuous(1 / 3.0, 1 / 3.0),
+    "normal_unbiased": _continuous(3 / 8.0, 3 / 8.0),
+    "lower": {"get_virtual_index": lambda n, q: _np.floor((n - 1) * q).astype(_np.intp),
+              "fix_gamma": None},
+    "higher": {"get_virtual_index": lambda n, q: _np.ceil((n - 1) * q).astype(_np.intp),
+               "fix_gamma": None},
+    "midpoint": {
+        "get_virtual_index": lambda n, q: 0.5 * (_np.floor((n - 1) * q)
+                                                 + _np.ceil((n - 1) * q)),
+        "fix_gamma": lambda gamma, index: _gamma_mask(gamma.shape, 0.5, 0.0, index % 1 == 0)},
+    "nearest": {"get_virtual_index": lambda n, q: _np.around((n - 1) * q).astype(_np.intp),
+                "fix_gamma": None},
+}
+
+
 def _quantile_method(method):
-    from numpy.lib._function_base_impl import _QuantileMethods
     try:
-        return _QuantileMethods[method]
+        return _QUANTILE_METHODS[method]
     except KeyError:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
-                         f"{_QuantileMethods.keys()}") from None
+                         f"{_QUANTILE_METHODS.keys()}") from None
+
+
+def _neighbour_indexes(dtype, virtual_indexes, n):
+    """The indexes below and above each virtual index, clamped to [0, n) as NumPy's
+    (-1 stands for the last value)."""
+    previous = _np.array(_np.floor(virtual_indexes))
+    nxt = _np.array(previous + 1)
+    above = virtual_indexes >= n - 1
+    previous[above] = -1
+    nxt[above] = -1
+    below = virtual_indexes < 0
+    previous[below] = 0
+    nxt[below] = 0
+    if _np.issubdtype(dtype, _np.inexact):
+        nans = _np.isnan(virtual_indexes)
+        previous[nans] = -1
+        nxt[nans] = -1
+    return previous.astype(_np.intp), nxt.astype(_np.intp)
+
+
+def _gamma(virtual_indexes, previous_indexes, props):
+    gamma = _np.asanyarray(virtual_indexes - previous_indexes)
+    return _np.asanyarray(props["fix_gamma"](gamma, virtual_indexes),
+                          dtype=virtual_indexes.dtype)
+
+
+def _lerp_dtype(dtype, t):
+    """The dtype of NumPy's interpolation ``a + (b - a) * t`` between values of ``dtype``."""
+    a = _np.zeros(1, dtype)
+    return _np.asarray(a + (a - a) * t).dtype
 
 
 def _quantile_params(n, q, props, method, dtype, weak_q):
     """NumPy's order statistics for rows of n sorted values: (prev, next, gamma, mode,
     out_dtype), prev/next int64 in [0, n) and gamma float64, one per element of q, computed
     by NumPy's own _quantile helpers on the host (n as a Python int, as NumPy has it)."""
-    from numpy.lib._function_base_impl import _get_gamma, _get_indexes, _lerp
     vi = _np.asanyarray(props["get_virtual_index"](n, q))
     if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
         prev = vi.astype(_np.int64).reshape(-1)
         prev = _np.where(prev < 0, prev + n, prev)
         return prev, prev, _np.zeros(prev.size), 0, dtype
-    p, nx = _get_indexes(_np.zeros(1, dtype), vi, n)
-    g = _get_gamma(vi, p, props)
+    p, nx = _neighbour_indexes(_np.dtype(dtype), vi, n)
+    g = _gamma(vi, p, props)
     sample = float(g.reshape(-1)[0]) if weak_q else g.reshape(-1)[:1]
-    out_dtype = _np.asarray(_lerp(_np.zeros(1, dtype), _np.zeros(1, dtype), sample)).dtype
+    out_dtype = _lerp_dtype(dtype, sample)
     prev = p.reshape(-1).astype(_np.int64)
     nxt = nx.reshape(-1).astype(_np.int64)
     prev = _np.where(prev < 0, prev + n, prev)
@@ -376,7 +495,6 @@ def _nan_rows(a, axes_arg, nq, params):
     params(m) gives (prev, next, gamma, mode, out_dtype) for m values. Returns the
     (nq, slices) result; all-NaN slices give NaN with NumPy's RuntimeWarning, and as with
     NumPy (apply_along_axis), an all-NaN first slice makes the result a's dtype."""
-    import warnings
     rows = _core._sorted_rows(a, axes_arg)
     counts_d = _core._nonnan_counts(rows)
     counts = counts_d.get()  # one small read: the warning and the per-size parameters
@@ -486,13 +604,3 @@ def _quantile_valid(q):
     if q.size == 0:
         return True
     return bool(q.min() >= 0 and q.max() <= 1)
-
-
-for _name, _fn in {
-    "sort": _method_sort,
-    "argsort": _method_argsort,
-    "partition": _method_partition,
-    "argpartition": _method_argpartition,
-    "searchsorted": _method_searchsorted,
-}.items():
-    setattr(_ndarray, _name, _fn)

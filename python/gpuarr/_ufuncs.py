@@ -150,35 +150,8 @@ def isdtype(dtype, kind):
 
 
 # --- ufunc methods ------------------------------------------------------------------
-# reduce/accumulate map onto gpuarr's reductions (which have the identity and empty-array
-# rules NumPy's reduce has for these ufuncs); outer broadcasts.
-_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
-           "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-
-
-def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, **kwargs):
-    import gpuarr
-    name = _REDUCE.get(self.__name__)
-    if self.nin != 2:
-        raise ValueError("reduce only supported for binary functions")
-    if name is None:
-        raise TypeError(f"gpuarr does not implement reduce for ufunc '{self.__name__}'")
-    fn = getattr(gpuarr, name)
-    kw = {"axis": axis, "out": out, "keepdims": keepdims}
-    if dtype is not None:
-        kw["dtype"] = dtype
-    return fn(_as_array(array), **kw)
-
-
-def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
-    import gpuarr
-    if self.nin != 2:
-        raise ValueError("accumulate only supported for binary functions")
-    name = _ACCUMULATE.get(self.__name__)
-    if name is None:
-        raise TypeError(f"gpuarr does not implement accumulate for ufunc '{self.__name__}'")
-    return getattr(gpuarr, name)(_as_array(array), axis=axis, dtype=dtype, out=out)
+# reduce/accumulate are in _reductions (they map onto gpuarr's reductions); outer
+# broadcasts. _ndarray_methods attaches them to the ufunc type.
 
 
 def _ufunc_outer(self, A, B, **kwargs):
@@ -205,12 +178,3 @@ def _rdivmod_method(self, other):
     if not isinstance(other, (int, float, bool, _np.generic)):
         return NotImplemented
     return divmod(other, self)
-
-
-_ndarray.__divmod__ = _divmod_method
-_ndarray.__rdivmod__ = _rdivmod_method
-
-ufunc.reduce = _ufunc_reduce
-ufunc.accumulate = _ufunc_accumulate
-ufunc.outer = _ufunc_outer
-ufunc.__module__ = "gpuarr"

@@ -31,8 +31,8 @@ eigenvectors, exactly as ``torch.linalg.eigh``'s.
 
 import torch as _torch
 
-import gpuarr as _gpuarr
-from gpuarr import _core
+from gpuarr import _core, _interop
+from gpuarr import linalg as _linalg
 
 __all__ = ["to_torch", "from_torch", "eigvalsh", "eigh", "kth_eigvalh",
            "EigvalshFunction", "EighFunction", "KthEigvalhFunction"]
@@ -41,7 +41,7 @@ __all__ = ["to_torch", "from_torch", "eigvalsh", "eigh", "kth_eigvalh",
 def to_torch(a):
     """A ``torch.Tensor`` sharing the gpuarr array's memory (zero-copy, DLPack). The
     tensor keeps the memory alive; writes on either side are visible on the other."""
-    if not isinstance(a, _gpuarr.ndarray):
+    if not isinstance(a, _core.ndarray):
         raise TypeError(f"to_torch expects a gpuarr.ndarray, got {type(a).__name__}")
     return _torch.from_dlpack(a)
 
@@ -57,7 +57,7 @@ def from_torch(t):
     if t.is_cuda:
         # Straight to the C++ import (the hot path of the autograd functions).
         return _core._dlpack_import_object(t, t.get_device())
-    return _gpuarr.from_dlpack(t)
+    return _interop.from_dlpack(t)
 
 
 def _uplo(lower):
@@ -86,13 +86,13 @@ class _on_device_of:
 
 def _gpu_eigh(A, lower):
     with _on_device_of(A):
-        w, v = _gpuarr.linalg.eigh(from_torch(A), UPLO=_uplo(lower))
+        w, v = _linalg.eigh(from_torch(A), UPLO=_uplo(lower))
         return to_torch(w), to_torch(v)
 
 
 def _gpu_eigvalsh(A, lower):
     with _on_device_of(A):
-        return to_torch(_gpuarr.linalg.eigvalsh(from_torch(A), UPLO=_uplo(lower)))
+        return to_torch(_linalg.eigvalsh(from_torch(A), UPLO=_uplo(lower)))
 
 
 _KTH_DTYPES = {_torch.float32: "float32", _torch.float64: "float64"}

@@ -14,8 +14,7 @@ import warnings
 
 import numpy as _np
 
-import gpuarr as _ga
-from gpuarr import _core
+from gpuarr import _core, _shape_ops, _ufuncs
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -35,7 +34,7 @@ def _swap_direction(norm):
 
 
 def _check_array(a):
-    if not isinstance(a, _ga.ndarray):
+    if not isinstance(a, _core.ndarray):
         raise TypeError(
             f"Unsupported type {type(a)}: gpuarr.fft needs a gpuarr.ndarray; "
             "move host data to the device with gpuarr.asarray")
@@ -79,20 +78,20 @@ def _fit_last(x, m, dtype):
     ``dtype``; also says whether the result is a fresh buffer (safe to transform in place)."""
     length = x.shape[-1]
     if length < m:
-        z = _ga.zeros(x.shape[:-1] + (m,), dtype=dtype)
+        z = _core.zeros(x.shape[:-1] + (m,), dtype=dtype)
         z[..., :length] = x
         return z, True
     if length > m:
         x = x[..., :m]
     if x.dtype != dtype or not x.flags.c_contiguous:
-        return _ga.array(x, dtype=dtype, order="C", copy=True), True
+        return _core.array(x, dtype=dtype, order="C", copy=True), True
     return x, False
 
 
 def _scale(y, fct):
     if fct != 1.0:
         rdt = _np.float32 if y.dtype in (_np.complex64, _np.float32) else _np.float64
-        _ga.multiply(y, rdt(fct), out=y)
+        _ufuncs.multiply(y, rdt(fct), out=y)
     return y
 
 
@@ -101,20 +100,20 @@ def _scale(y, fct):
 def _exec_r2c(x, n):
     if n == 1:
         cdt = _np.complex64 if x.dtype == _np.float32 else _np.complex128
-        return _ga.array(x, dtype=cdt, order="C", copy=True)
+        return _core.array(x, dtype=cdt, order="C", copy=True)
     return _core._fft_r2c(x, 1)
 
 
 def _exec_c2r(x, n):
     if n == 1:
         rdt = _np.float32 if x.dtype == _np.complex64 else _np.float64
-        return _ga.array(_ga.real(x), dtype=rdt, order="C", copy=True)
+        return _core.array(_ufuncs.real(x), dtype=rdt, order="C", copy=True)
     return _core._fft_c2r(x, n)
 
 
 def _exec_c2c(x, forward, fresh):
     if x.shape[-1] == 1:
-        return x if fresh else _ga.array(x, order="C", copy=True)
+        return x if fresh else _core.array(x, order="C", copy=True)
     return _core._fft_c2c(x, forward, fresh, 1)
 
 
@@ -123,7 +122,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     fct = _norm_factor(norm, n, is_forward, a.dtype)
     axis = _np_normalize_axis(axis, a.ndim)
-    x = _ga.moveaxis(a, axis, -1) if axis != a.ndim - 1 else a
+    x = _shape_ops.moveaxis(a, axis, -1) if axis != a.ndim - 1 else a
     if is_real and is_forward:
         if a.dtype.kind == "c":
             raise TypeError("ufunc 'rfft' not supported for complex input; "
@@ -136,12 +135,12 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
         cdt = _complex_dtype(a.dtype)
         x, fresh = _fit_last(x, n // 2 + 1, cdt)
         if not fresh:
-            x = _ga.array(x, copy=True)
+            x = _core.array(x, copy=True)
         # The imaginary parts of the DC (and, for even n, Nyquist) bins do not enter a real
         # signal: NumPy's pocketfft ignores them; cuFFT's C2R need not, so zero them.
-        x[..., 0] = _ga.real(x[..., 0])
+        x[..., 0] = _ufuncs.real(x[..., 0])
         if n % 2 == 0 and x.shape[-1] == n // 2 + 1:
-            x[..., n // 2] = _ga.real(x[..., n // 2])
+            x[..., n // 2] = _ufuncs.real(x[..., n // 2])
         y = _exec_c2r(x, n)
         _scale(y, fct)
         out_dt = _real_out_dtype(a.dtype)
@@ -152,7 +151,7 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
         x, fresh = _fit_last(x, n, cdt)
         y = _exec_c2c(x, is_forward, fresh)
         _scale(y, fct)
-    return _ga.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y
+    return _shape_ops.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y
 
 
 def _np_normalize_axis(axis, ndim):
@@ -210,7 +209,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     if n is None:
         n = (a.shape[_np_normalize_axis(axis, a.ndim)] - 1) * 2
     new_norm = _swap_direction(norm)
-    return irfft(_ga.conjugate(a), n, axis, norm=new_norm)
+    return irfft(_ufuncs.conjugate(a), n, axis, norm=new_norm)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
@@ -219,7 +218,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     _no_out(out)
     new_norm = _swap_direction(norm)
     r = rfft(a, n, axis, norm=new_norm)
-    return _ga.conjugate(r, out=r)
+    return _ufuncs.conjugate(r, out=r)
 
 
 def _no_out(out):
@@ -290,11 +289,11 @@ def _fit_dims(x, sizes, dtype):
     x = x[cut]
     shape = tuple(sizes.get(d, x.shape[d]) for d in range(x.ndim))
     if shape != x.shape:
-        z = _ga.zeros(shape, dtype=dtype)
+        z = _core.zeros(shape, dtype=dtype)
         z[tuple(slice(0, n) for n in x.shape)] = x
         return z, True
     if x.dtype != dtype or not x.flags.c_contiguous:
-        return _ga.array(x, dtype=dtype, order="C", copy=True), True
+        return _core.array(x, dtype=dtype, order="C", copy=True), True
     return x, False
 
 
@@ -386,14 +385,14 @@ def fftfreq(n, d=1.0, *, device=None):
     """Sample frequencies of fft (numpy.fft.fftfreq), float64 on the device."""
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
-    return _ga.asarray(_np.fft.fftfreq(n, d))
+    return _core.asarray(_np.fft.fftfreq(n, d))
 
 
 def rfftfreq(n, d=1.0, *, device=None):
     """Sample frequencies of rfft (numpy.fft.rfftfreq), float64 on the device."""
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
-    return _ga.asarray(_np.fft.rfftfreq(n, d))
+    return _core.asarray(_np.fft.rfftfreq(n, d))
 
 
 def fftshift(x, axes=None):
@@ -406,7 +405,7 @@ def fftshift(x, axes=None):
         shift = x.shape[axes] // 2
     else:
         shift = [x.shape[ax] // 2 for ax in axes]
-    return _ga.roll(x, shift, axes)
+    return _shape_ops.roll(x, shift, axes)
 
 
 def ifftshift(x, axes=None):
@@ -419,4 +418,4 @@ def ifftshift(x, axes=None):
         shift = -(x.shape[axes] // 2)
     else:
         shift = [-(x.shape[ax] // 2) for ax in axes]
-    return _ga.roll(x, shift, axes)
+    return _shape_ops.roll(x, shift, axes)

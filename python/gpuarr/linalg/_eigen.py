@@ -1,18 +1,17 @@
 """gpuarr.linalg eigen-solvers: eigh, eigvalsh, eig, eigvals (NumPy 2 semantics, batched
 over leading dimensions in C++; see cpp/ops/eigen_cusolver.cu and eigen_jacobi.cu)."""
 
+from collections import namedtuple
+
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _core, _ufuncs
 from gpuarr._core import LinAlgError, ndarray
 
-try:  # NumPy 2's result types, so that results compare equal to NumPy's namedtuples
-    from numpy.linalg._linalg import EigResult, EighResult
-except ImportError:  # pragma: no cover
-    from collections import namedtuple
-
-    EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
-    EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+# NumPy 2's result types (named tuples with the same names and fields, so that results
+# compare equal to NumPy's).
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"], module="gpuarr.linalg")
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"], module="gpuarr.linalg")
 
 __all__ = ["eigh", "eigvalsh", "eig", "eigvals", "EighResult", "EigResult"]
 
@@ -31,9 +30,7 @@ def _uplo(UPLO):
 
 
 def _all_finite(a):
-    import gpuarr
-
-    return bool(gpuarr.isfinite(a).all())
+    return bool(_ufuncs.isfinite(a).all())
 
 
 def _eigh(a, UPLO, compute_v, method):

@@ -19,16 +19,15 @@ from math import inf
 
 import numpy as _np
 
-import gpuarr as _ga
-from gpuarr import _core
+from gpuarr import _core, _indexing, _reductions, _shape_ops, _sorting, _ufuncs
 from gpuarr._core import LinAlgError, ndarray
+from gpuarr.linalg import _eigen, _norms
 
-try:  # NumPy's own result classes, so that isinstance and field names match
-    from numpy.linalg._linalg import QRResult, SlogdetResult, SVDResult
-except ImportError:  # pragma: no cover
-    QRResult = namedtuple("QRResult", ["Q", "R"])
-    SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
-    SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+# NumPy 2's result types (named tuples with the same names and fields, so that results
+# compare equal to NumPy's).
+QRResult = namedtuple("QRResult", ["Q", "R"], module="gpuarr.linalg")
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"], module="gpuarr.linalg")
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"], module="gpuarr.linalg")
 
 __all__ = [
     "inv", "det", "slogdet", "solve", "matrix_power", "tensorinv", "tensorsolve", "qr",
@@ -105,14 +104,14 @@ def _cast(a, dt):
 
 
 def _swap(a):
-    return _ga.swapaxes(a, -1, -2)
+    return _shape_ops.swapaxes(a, -1, -2)
 
 
 def _batched_eye(batch, n, dt):
-    e = _ga.eye(n, dtype=dt)
+    e = _core.eye(n, dtype=dt)
     if not batch:
         return e
-    out = _ga.empty(tuple(batch) + (n, n), dtype=dt)
+    out = _core.empty(tuple(batch) + (n, n), dtype=dt)
     out[...] = e
     return out
 
@@ -158,7 +157,7 @@ _INV_NAN_PY = _os.environ.get("GPUARR_INV_NAN_PY", "") == "1"
 
 
 def _all_finite(a):
-    return bool(_ga.isfinite(a).all())
+    return bool(_ufuncs.isfinite(a).all())
 
 
 def _nan_where_nan(a, r):
@@ -166,8 +165,8 @@ def _nan_where_nan(a, r):
     can step over a NaN and return finite values); on the device, no host wait."""
     if a.size == 0 or a.dtype.kind not in "fc":
         return r
-    bad = _ga.isnan(a).any(axis=(-2, -1))
-    return _ga.where(bad.reshape(bad.shape + (1,) * (r.ndim - bad.ndim)), _np.nan, r)
+    bad = _ufuncs.isnan(a).any(axis=(-2, -1))
+    return _indexing.where(bad.reshape(bad.shape + (1,) * (r.ndim - bad.ndim)), _np.nan, r)
 
 
 def solve(a, b):
@@ -180,11 +179,11 @@ def solve(a, b):
     n = a.shape[-1]
     a = _cast(a, t)
     if tuple(a.shape[:-2]) != batch:
-        a = _ga.broadcast_to(a, batch + (n, n))
+        a = _shape_ops.broadcast_to(a, batch + (n, n))
     if vector:
-        return _solve(a, _ga.broadcast_to(b[:, None], batch + (n, 1)))[..., 0]
+        return _solve(a, _shape_ops.broadcast_to(b[:, None], batch + (n, 1)))[..., 0]
     if tuple(b.shape[:-2]) != batch:
-        b = _ga.broadcast_to(b, batch + tuple(b.shape[-2:]))
+        b = _shape_ops.broadcast_to(b, batch + tuple(b.shape[-2:]))
     return _solve(a, b)
 
 
@@ -195,7 +194,7 @@ def _solve(a, b):
         if _all_finite(a):
             raise
         # NaN/inf input: NumPy returns NaN/inf, it does not raise "Singular matrix".
-        x = _ga.full(b.shape, _np.nan, dtype=a.dtype)
+        x = _core.full(b.shape, _np.nan, dtype=a.dtype)
     return _nan_where_nan(a, x)
 
 
@@ -208,8 +207,8 @@ def matrix_power(a, n):
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
     if n == 0:
-        out = _ga.empty_like(a)
-        out[...] = _ga.eye(a.shape[-2], dtype=a.dtype)
+        out = _core.empty_like(a)
+        out[...] = _core.eye(a.shape[-2], dtype=a.dtype)
         return out
     if n < 0:
         a = inv(a)
@@ -217,15 +216,15 @@ def matrix_power(a, n):
     if n == 1:
         return a
     if n == 2:
-        return _ga.matmul(a, a)
+        return _core.matmul(a, a)
     if n == 3:
-        return _ga.matmul(_ga.matmul(a, a), a)
+        return _core.matmul(_core.matmul(a, a), a)
     z = result = None
     while n > 0:
-        z = a if z is None else _ga.matmul(z, z)
+        z = a if z is None else _core.matmul(z, z)
         n, bit = divmod(n, 2)
         if bit:
-            result = z if result is None else _ga.matmul(result, z)
+            result = z if result is None else _core.matmul(result, z)
     return result
 
 
@@ -307,14 +306,14 @@ def qr(a, mode="reduced"):
     h, tau = _core._linalg_qr_raw(a)
     mn = min(m, n)
     if mode == "r":
-        return _ga.triu(_swap(h)[..., :mn, :])
+        return _shape_ops.triu(_swap(h)[..., :mn, :])
     if mode == "raw":
         return h, tau
     if mode == "economic":
         return _swap(h)
     mc = m if (mode == "complete" and m > n) else mn
     q = _core._linalg_qr_q(h, tau, mc)
-    r = _ga.triu(_swap(h)[..., :mc, :])
+    r = _shape_ops.triu(_swap(h)[..., :mc, :])
     return QRResult(q, r)
 
 
@@ -329,15 +328,15 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     m, n = a.shape[-2:]
     batch = tuple(a.shape[:-2])
     if min(m, n) == 0:
-        s = _ga.empty(batch + (0,), dtype=real_type(t))
+        s = _core.empty(batch + (0,), dtype=real_type(t))
         if not compute_uv:
             return s
         if full_matrices:
             u = _batched_eye(batch, m, t)
             vh = _batched_eye(batch, n, t)
         else:
-            u = _ga.empty(batch + (m, 0), dtype=t)
-            vh = _ga.empty(batch + (0, n), dtype=t)
+            u = _core.empty(batch + (m, 0), dtype=t)
+            vh = _core.empty(batch + (0, n), dtype=t)
         return SVDResult(u, s, vh)
     r = _core._linalg_svd(_cast(a, t), bool(full_matrices), bool(compute_uv))
     if not compute_uv:
@@ -346,21 +345,19 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 
 def _svd_hermitian(a, compute_uv):
-    # As NumPy: eigh, |w| sorted descending, the signs moved into vh. Needs eigh/eigvalsh
-    # of gpuarr.linalg (the linalg-eigen area).
-    from gpuarr import linalg as _la
+    # As NumPy: eigh, |w| sorted descending, the signs moved into vh.
     if compute_uv:
-        s, u = _la.eigh(a)
-        sgn = _ga.copysign(1.0, s).astype(s.dtype)
-        s = _ga.abs(s)
-        sidx = _ga.argsort(s, axis=-1)[..., ::-1]
-        sgn = _ga.take_along_axis(sgn, sidx, axis=-1)
-        s = _ga.take_along_axis(s, sidx, axis=-1)
-        u = _ga.take_along_axis(u, sidx[..., None, :], axis=-1)
-        vt = _ga.conj(_swap(u * sgn[..., None, :]))
+        s, u = _eigen.eigh(a)
+        sgn = _ufuncs.copysign(1.0, s).astype(s.dtype)
+        s = _ufuncs.abs(s)
+        sidx = _sorting.argsort(s, axis=-1)[..., ::-1]
+        sgn = _indexing.take_along_axis(sgn, sidx, axis=-1)
+        s = _indexing.take_along_axis(s, sidx, axis=-1)
+        u = _indexing.take_along_axis(u, sidx[..., None, :], axis=-1)
+        vt = _ufuncs.conj(_swap(u * sgn[..., None, :]))
         return SVDResult(u, s, vt)
-    s = _ga.abs(_la.eigvalsh(a))
-    return _ga.sort(s, axis=-1)[..., ::-1]
+    s = _ufuncs.abs(_eigen.eigvalsh(a))
+    return _sorting.sort(s, axis=-1)[..., ::-1]
 
 
 def svdvals(x, /):
@@ -368,49 +365,59 @@ def svdvals(x, /):
     return svd(x, compute_uv=False, hermitian=False)
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
+class _NoValue:
+    """The default of an argument whose absence differs from None (numpy's ``<no value>``)."""
+
+    def __repr__(self):
+        return "<no value>"
+
+
+_NO_VALUE = _NoValue()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     """numpy.linalg.pinv (NumPy 2's rcond/rtol rules), batched, through the SVD."""
     a = _asarray(a)
     if rcond is None:
-        if rtol is _np._NoValue:
+        if rtol is _NO_VALUE:
             rcond = 1e-15
         elif rtol is None:
             rcond = max(a.shape[-2:]) * _np.finfo(common_type(a.dtype)).eps
         else:
             rcond = rtol
-    elif rtol is not _np._NoValue:
+    elif rtol is not _NO_VALUE:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     assert_stacked_2d(a.shape)
     t = common_type(a.dtype)
     m, n = a.shape[-2:]
     if a.size == 0:
-        return _ga.empty(tuple(a.shape[:-2]) + (n, m), dtype=t)
-    a = _ga.conj(_cast(a, t))
+        return _core.empty(tuple(a.shape[:-2]) + (n, m), dtype=t)
+    a = _ufuncs.conj(_cast(a, t))
     u, s, vt = svd(a, full_matrices=False, hermitian=hermitian)
     rc = rcond if isinstance(rcond, ndarray) else _core.asarray(_np.asarray(rcond))
-    cutoff = rc[..., None] * _ga.max(s, axis=-1, keepdims=True)
+    cutoff = rc[..., None] * _reductions.max(s, axis=-1, keepdims=True)
     large = s > cutoff
-    sinv = _ga.where(large, 1 / _ga.where(large, s, 1), 0).astype(s.dtype)
-    return _ga.matmul(_swap(vt), sinv[..., None] * _swap(u))
+    sinv = _indexing.where(large, 1 / _indexing.where(large, s, 1), 0).astype(s.dtype)
+    return _core.matmul(_swap(vt), sinv[..., None] * _swap(u))
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """numpy.linalg.matrix_rank: a 0-d (or batch-shaped) int64 array."""
     A = _asarray(A)
     if A.ndim < 2:
-        return int(not bool(_ga.all(A == 0)))
+        return int(not bool(_reductions.all(A == 0)))
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * _np.finfo(S.dtype).eps
-            tol = _ga.max(S, axis=-1, keepdims=True) * rtol
+            tol = _reductions.max(S, axis=-1, keepdims=True) * rtol
         else:
-            tol = _ga.max(S, axis=-1, keepdims=True) * _asarray(rtol)[..., None]
+            tol = _reductions.max(S, axis=-1, keepdims=True) * _asarray(rtol)[..., None]
     else:
         tol = _asarray(tol)[..., None]
-    return _ga.count_nonzero(S > tol, axis=-1)
+    return _reductions.count_nonzero(S > tol, axis=-1)
 
 
 def cond(x, p=None):
@@ -431,16 +438,15 @@ def cond(x, p=None):
         r = _la_norm(x, p) * _la_norm(invx, p)
         r = r.astype(real_type(t))
     # nan -> inf unless x itself had nans (NumPy).
-    nan_mask = _ga.isnan(r)
-    if bool(_ga.any(nan_mask)):
-        nan_mask = nan_mask & ~_ga.any(_ga.isnan(x), axis=(-2, -1))
-        r = _ga.where(nan_mask, inf, r).astype(r.dtype)
+    nan_mask = _ufuncs.isnan(r)
+    if bool(_reductions.any(nan_mask)):
+        nan_mask = nan_mask & ~_reductions.any(_ufuncs.isnan(x), axis=(-2, -1))
+        r = _indexing.where(nan_mask, inf, r).astype(r.dtype)
     return r
 
 
 def _la_norm(x, p):
-    from gpuarr import linalg as _la
-    return _la.norm(x, p, axis=(-2, -1))
+    return _norms.norm(x, p, axis=(-2, -1))
 
 
 def lstsq(a, b, rcond=None):
@@ -469,26 +475,26 @@ def lstsq(a, b, rcond=None):
     b = _cast(b, t)
     k = min(m, n)
     if k == 0:
-        x = _ga.zeros((n, n_rhs), dtype=t)
-        s = _ga.empty((0,), dtype=rt)
+        x = _core.zeros((n, n_rhs), dtype=t)
+        s = _core.empty((0,), dtype=rt)
         rank = 0
         if m > n:  # n == 0: the residual is all of b
-            resids = _ga.sum(_ga.abs(b) ** 2, axis=0).astype(rt)
+            resids = _reductions.sum(_ufuncs.abs(b) ** 2, axis=0).astype(rt)
         else:
-            resids = _ga.empty((0,), dtype=rt)
+            resids = _core.empty((0,), dtype=rt)
         return (x[:, 0] if is_1d else x), resids, rank, s
     u, s, vh = svd(a, full_matrices=False)
     cutoff = float(rcond) * s[0]
     large = s > cutoff
-    rank = int(_ga.count_nonzero(large))
-    sinv = _ga.where(large, 1 / _ga.where(large, s, 1), 0).astype(rt)
-    ub = _ga.matmul(_ga.conj(_swap(u)), b)           # (k, K)
-    x = _ga.matmul(_ga.conj(_swap(vh)), sinv[:, None] * ub)  # (n, K)
+    rank = int(_reductions.count_nonzero(large))
+    sinv = _indexing.where(large, 1 / _indexing.where(large, s, 1), 0).astype(rt)
+    ub = _core.matmul(_ufuncs.conj(_swap(u)), b)           # (k, K)
+    x = _core.matmul(_ufuncs.conj(_swap(vh)), sinv[:, None] * ub)  # (n, K)
     x = x.astype(t)
     if rank == n and m > n:
-        resids = _ga.sum(_ga.abs(b - _ga.matmul(a, x)) ** 2, axis=0).astype(rt)
+        resids = _reductions.sum(_ufuncs.abs(b - _core.matmul(a, x)) ** 2, axis=0).astype(rt)
     else:
-        resids = _ga.empty((0,), dtype=rt)
+        resids = _core.empty((0,), dtype=rt)
     if is_1d:
         x = x[:, 0]
     return x, resids, rank, s

@@ -13,11 +13,11 @@ Python scalar would force a device synchronisation).
 import math
 import numbers
 import operator
+import warnings
 
 import numpy as np
 
-import gpuarr as _ga
-from gpuarr import _core
+from gpuarr import _core, _indexing, _shape_ops, _sorting, _ufuncs
 
 _MASK64 = (1 << 64) - 1
 _POISSON_LAM_MAX = np.iinfo("l").max - np.sqrt(np.iinfo("l").max) * 10
@@ -65,7 +65,7 @@ def _norm_size(size):
 
 
 def _is_device(x):
-    return isinstance(x, _ga.ndarray)
+    return isinstance(x, _core.ndarray)
 
 
 def _as_param(x, dtype=np.float64):
@@ -76,7 +76,7 @@ def _as_param(x, dtype=np.float64):
 
 
 def _xp(v):
-    return _ga if _is_device(v) else np
+    return _ufuncs if _is_device(v) else np
 
 
 def _any(v):
@@ -127,7 +127,7 @@ def _poisson_lam(v, name):
 def _cmp_any(op, a, b):
     """any(op(a, b)) on the host when both are host values, else on the device."""
     if _is_device(a) or _is_device(b):
-        return _any(getattr(_ga, op)(_dev(a), _dev(b)))
+        return _any(getattr(_ufuncs, op)(_dev(a), _dev(b)))
     return bool(np.any(getattr(np, op)(a, b)))
 
 
@@ -159,17 +159,17 @@ def _kernel_param(p, shape):
     """A float, or a C-contiguous float64 device array of `shape` (for the kernels)."""
     if _is_scalar(p):
         return float(p)
-    d = p if _is_device(p) else _ga.asarray(p)
+    d = p if _is_device(p) else _core.asarray(p)
     if d.dtype != np.float64:
         d = d.astype(np.float64)
-    return _ga.ascontiguousarray(_ga.broadcast_to(d, shape))
+    return _core.ascontiguousarray(_shape_ops.broadcast_to(d, shape))
 
 
 def _dev(p):
     """A parameter as a device operand of an elementwise expression."""
     if _is_scalar(p):
         return float(p)
-    return p if _is_device(p) else _ga.asarray(p)
+    return p if _is_device(p) else _core.asarray(p)
 
 
 def _float_dtype(dtype, fname):
@@ -221,7 +221,7 @@ class _Base:
 
     # -- raw kernel calls -------------------------------------------------------------------
     def _new(self, shape, dtype):
-        return _ga.empty(shape, dtype=dtype)
+        return _core.empty(shape, dtype=dtype)
 
     def _next(self):
         return self._stream.next()
@@ -254,8 +254,8 @@ class _Base:
     def _random_order(self, n):
         """A random permutation of range(n) (int64): argsort of random 64-bit keys."""
         if n == 0:
-            return _ga.empty((0,), dtype=np.int64)
-        return _ga.argsort(self._bits64(n))
+            return _core.empty((0,), dtype=np.int64)
+        return _sorting.argsort(self._bits64(n))
 
     # -- continuous --------------------------------------------------------------------------
     def random(self, size=None, dtype=np.float64, out=None):
@@ -273,8 +273,8 @@ class _Base:
         if dt not in (np.dtype(np.float64), np.dtype(np.float32)):
             raise TypeError(f"Unsupported dtype {dt!r} for uniform")
         if _is_device(lo) or _is_device(hi):
-            rng = _ga.subtract(_dev(hi), _dev(lo))
-            finite = _all(_ga.isfinite(rng))
+            rng = _ufuncs.subtract(_dev(hi), _dev(lo))
+            finite = _all(_ufuncs.isfinite(rng))
         else:
             with np.errstate(over="ignore", invalid="ignore"):
                 finite = _all(np.isfinite(np.subtract(hi, lo)))
@@ -286,7 +286,7 @@ class _Base:
             _core._random_uniform(out, *self._next(), float(lo), float(hi))
             return out
         u = self._uniform01(shape)
-        res = _ga.add(_dev(lo), _ga.multiply(_ga.subtract(_dev(hi), _dev(lo)), u))
+        res = _ufuncs.add(_dev(lo), _ufuncs.multiply(_ufuncs.subtract(_dev(hi), _dev(lo)), u))
         return res if dt == np.float64 else res.astype(dt)
 
     def standard_normal(self, size=None, dtype=np.float64, out=None):
@@ -308,7 +308,7 @@ class _Base:
             _core._random_normal(out, *self._next(), float(lo), float(sc))
             return out
         z = self._std_normal(shape)
-        res = _ga.add(_dev(lo), _ga.multiply(_dev(sc), z))
+        res = _ufuncs.add(_dev(lo), _ufuncs.multiply(_dev(sc), z))
         return res if dt == np.float64 else res.astype(dt)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
@@ -316,7 +316,7 @@ class _Base:
         _non_negative(s, "sigma")
         shape = _out_shape(_norm_size(size), [m, s])
         z = self._std_normal(shape)
-        return _ga.exp(_ga.add(_dev(m), _ga.multiply(_dev(s), z)))
+        return _ufuncs.exp(_ufuncs.add(_dev(m), _ufuncs.multiply(_dev(s), z)))
 
     def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None):
         dt = _float_dtype(dtype, "standard_exponential")
@@ -336,7 +336,7 @@ class _Base:
             out = self._new(shape, dt)
             _core._random_exponential(out, *self._next(), float(sc))
             return out
-        res = _ga.multiply(_dev(sc), self._std_exp(shape))
+        res = _ufuncs.multiply(_dev(sc), self._std_exp(shape))
         return res if dt == np.float64 else res.astype(dt)
 
     def standard_gamma(self, shape, size=None, dtype=np.float64, out=None):
@@ -357,7 +357,7 @@ class _Base:
         out_shape = _out_shape(_norm_size(size), [k, sc])
         if _is_scalar(sc):
             return self._gamma(k, out_shape, dt, scale=float(sc))
-        res = _ga.multiply(_dev(sc), self._gamma(k, out_shape))
+        res = _ufuncs.multiply(_dev(sc), self._gamma(k, out_shape))
         return res if dt == np.float64 else res.astype(dt)
 
     def beta(self, a, b, size=None):
@@ -367,39 +367,39 @@ class _Base:
         shape = _out_shape(_norm_size(size), [pa, pb])
         x = self._gamma(pa, shape)
         y = self._gamma(pb, shape)
-        return _ga.divide(x, _ga.add(x, y))
+        return _ufuncs.divide(x, _ufuncs.add(x, y))
 
     def chisquare(self, df, size=None):
         d = _as_param(df)
         _positive(d, "df")
         shape = _out_shape(_norm_size(size), [d])
-        half = d * 0.5 if not _is_device(d) else _ga.multiply(d, 0.5)
-        return _ga.multiply(self._gamma(_as_param(half), shape), 2.0)
+        half = d * 0.5 if not _is_device(d) else _ufuncs.multiply(d, 0.5)
+        return _ufuncs.multiply(self._gamma(_as_param(half), shape), 2.0)
 
     def standard_t(self, df, size=None):
         d = _as_param(df)
         _positive(d, "df")
         shape = _out_shape(_norm_size(size), [d])
         z = self._std_normal(shape)
-        half = d * 0.5 if not _is_device(d) else _ga.multiply(d, 0.5)
+        half = d * 0.5 if not _is_device(d) else _ufuncs.multiply(d, 0.5)
         g = self._gamma(_as_param(half), shape)  # chi2(df) / 2
-        return _ga.divide(z, _ga.sqrt(_ga.divide(g, _ga.multiply(_dev(d), 0.5))))
+        return _ufuncs.divide(z, _ufuncs.sqrt(_ufuncs.divide(g, _ufuncs.multiply(_dev(d), 0.5))))
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
         lo, sc = _as_param(loc), _as_param(scale)
         _non_negative(sc, "scale")
         shape = _out_shape(_norm_size(size), [lo, sc])
         # The difference of two standard exponentials is standard Laplace.
-        e = _ga.subtract(self._std_exp(shape), self._std_exp(shape))
-        return _ga.add(_dev(lo), _ga.multiply(_dev(sc), e))
+        e = _ufuncs.subtract(self._std_exp(shape), self._std_exp(shape))
+        return _ufuncs.add(_dev(lo), _ufuncs.multiply(_dev(sc), e))
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
         lo, sc = _as_param(loc), _as_param(scale)
         _non_negative(sc, "scale")
         shape = _out_shape(_norm_size(size), [lo, sc])
         # log(E1 / E2) of two standard exponentials is standard logistic.
-        x = _ga.subtract(_ga.log(self._std_exp(shape)), _ga.log(self._std_exp(shape)))
-        return _ga.add(_dev(lo), _ga.multiply(_dev(sc), x))
+        x = _ufuncs.subtract(_ufuncs.log(self._std_exp(shape)), _ufuncs.log(self._std_exp(shape)))
+        return _ufuncs.add(_dev(lo), _ufuncs.multiply(_dev(sc), x))
 
     def weibull(self, a, size=None):
         pa = _as_param(a)
@@ -408,11 +408,11 @@ class _Base:
         e = self._std_exp(shape)
         if _is_scalar(pa):
             if float(pa) == 0.0:  # NumPy: a == 0 gives 0
-                return _ga.zeros(shape, dtype=np.float64)
-            return _ga.power(e, 1.0 / float(pa))
+                return _core.zeros(shape, dtype=np.float64)
+            return _ufuncs.power(e, 1.0 / float(pa))
         da = _dev(pa)
-        res = _ga.power(e, _ga.divide(1.0, _ga.where(_ga.equal(da, 0.0), 1.0, da)))
-        return _ga.where(_ga.equal(da, 0.0), 0.0, res)
+        res = _ufuncs.power(e, _ufuncs.divide(1.0, _indexing.where(_ufuncs.equal(da, 0.0), 1.0, da)))
+        return _indexing.where(_ufuncs.equal(da, 0.0), 0.0, res)
 
     def triangular(self, left, mode, right, size=None):
         lf, md, rt = _as_param(left), _as_param(mode), _as_param(right)
@@ -425,46 +425,46 @@ class _Base:
         shape = _out_shape(_norm_size(size), [lf, md, rt])
         u = self._uniform01(shape)
         L, M, R = _dev(lf), _dev(md), _dev(rt)
-        base = _ga.subtract(R, L)
-        leftbase = _ga.subtract(M, L)
-        ratio = _ga.divide(leftbase, base)
-        lo_branch = _ga.add(L, _ga.sqrt(_ga.multiply(u, _ga.multiply(leftbase, base))))
-        hi_branch = _ga.subtract(R, _ga.sqrt(_ga.multiply(_ga.subtract(1.0, u),
-                                                          _ga.multiply(_ga.subtract(R, M),
+        base = _ufuncs.subtract(R, L)
+        leftbase = _ufuncs.subtract(M, L)
+        ratio = _ufuncs.divide(leftbase, base)
+        lo_branch = _ufuncs.add(L, _ufuncs.sqrt(_ufuncs.multiply(u, _ufuncs.multiply(leftbase, base))))
+        hi_branch = _ufuncs.subtract(R, _ufuncs.sqrt(_ufuncs.multiply(_ufuncs.subtract(1.0, u),
+                                                          _ufuncs.multiply(_ufuncs.subtract(R, M),
                                                                        base))))
-        return _ga.where(_ga.less_equal(u, ratio), lo_branch, hi_branch)
+        return _indexing.where(_ufuncs.less_equal(u, ratio), lo_branch, hi_branch)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
         lo, sc = _as_param(loc), _as_param(scale)
         _non_negative(sc, "scale")
         shape = _out_shape(_norm_size(size), [lo, sc])
         # -log(E) of a standard exponential is standard Gumbel.
-        g = _ga.negative(_ga.log(self._std_exp(shape)))
-        return _ga.add(_dev(lo), _ga.multiply(_dev(sc), g))
+        g = _ufuncs.negative(_ufuncs.log(self._std_exp(shape)))
+        return _ufuncs.add(_dev(lo), _ufuncs.multiply(_dev(sc), g))
 
     def pareto(self, a, size=None):
         pa = _as_param(a)
         _positive(pa, "a")
         shape = _out_shape(_norm_size(size), [pa])
-        return _ga.expm1(_ga.divide(self._std_exp(shape), _dev(pa)))
+        return _ufuncs.expm1(_ufuncs.divide(self._std_exp(shape), _dev(pa)))
 
     def power(self, a, size=None):
         pa = _as_param(a)
         _positive(pa, "a")
         shape = _out_shape(_norm_size(size), [pa])
-        base = _ga.negative(_ga.expm1(_ga.negative(self._std_exp(shape))))
-        return _ga.power(base, _ga.divide(1.0, _dev(pa)))
+        base = _ufuncs.negative(_ufuncs.expm1(_ufuncs.negative(self._std_exp(shape))))
+        return _ufuncs.power(base, _ufuncs.divide(1.0, _dev(pa)))
 
     def rayleigh(self, scale=1.0, size=None):
         sc = _as_param(scale)
         _non_negative(sc, "scale")
         shape = _out_shape(_norm_size(size), [sc])
-        return _ga.multiply(_dev(sc), _ga.sqrt(_ga.multiply(self._std_exp(shape), 2.0)))
+        return _ufuncs.multiply(_dev(sc), _ufuncs.sqrt(_ufuncs.multiply(self._std_exp(shape), 2.0)))
 
     def standard_cauchy(self, size=None):
         size = _norm_size(size)
         shape = () if size is None else size
-        return _ga.divide(self._std_normal(shape), self._std_normal(shape))
+        return _ufuncs.divide(self._std_normal(shape), self._std_normal(shape))
 
     def f(self, dfnum, dfden, size=None):
         dn, dd = _as_param(dfnum), _as_param(dfden)
@@ -472,10 +472,10 @@ class _Base:
         _positive(dd, "dfden")
         shape = _out_shape(_norm_size(size), [dn, dd])
         # (chi2(dfnum) / dfnum) / (chi2(dfden) / dfden) = (G(dfnum/2) / dfnum) / (G(dfden/2) / dfden)
-        half = lambda d: _as_param(d * 0.5 if not _is_device(d) else _ga.multiply(d, 0.5))  # noqa: E731
-        num = _ga.divide(self._gamma(half(dn), shape), _dev(dn))
-        den = _ga.divide(self._gamma(half(dd), shape), _dev(dd))
-        return _ga.divide(num, den)
+        half = lambda d: _as_param(d * 0.5 if not _is_device(d) else _ufuncs.multiply(d, 0.5))  # noqa: E731
+        num = _ufuncs.divide(self._gamma(half(dn), shape), _dev(dn))
+        den = _ufuncs.divide(self._gamma(half(dd), shape), _dev(dd))
+        return _ufuncs.divide(num, den)
 
     # -- discrete ----------------------------------------------------------------------------
     def negative_binomial(self, n, p, size=None):
@@ -491,10 +491,10 @@ class _Base:
         shape = _out_shape(_norm_size(size), [pn, pp])
         # Poisson with a Gamma(n, (1 - p) / p) rate.
         with np.errstate(divide="ignore"):
-            scale = _ga.divide(_ga.subtract(1.0, _dev(pp)), _dev(pp)) if not _is_scalar(pp) \
+            scale = _ufuncs.divide(_ufuncs.subtract(1.0, _dev(pp)), _dev(pp)) if not _is_scalar(pp) \
                 else (1.0 - float(pp)) / float(pp) if float(pp) != 0 else np.inf
         lam = self._gamma(pn, shape)
-        lam = _ga.ascontiguousarray(_ga.multiply(lam, scale))
+        lam = _core.ascontiguousarray(_ufuncs.multiply(lam, scale))
         out = self._new(shape, np.int64)
         _core._random_poisson(out, *self._next(), lam)
         return out
@@ -527,10 +527,10 @@ class _Base:
         e = self._std_exp(shape)
         # ceil(E / -log(1 - p)); p == 1 gives 1.
         with np.errstate(divide="ignore"):
-            denom = _ga.negative(_ga.log1p(_ga.negative(_dev(pp)))) if not _is_scalar(pp) \
+            denom = _ufuncs.negative(_ufuncs.log1p(_ufuncs.negative(_dev(pp)))) if not _is_scalar(pp) \
                 else -np.log1p(-float(pp))
-            k = _ga.ceil(_ga.divide(e, denom))
-        return _ga.maximum(k, 1.0).astype(np.int64)
+            k = _ufuncs.ceil(_ufuncs.divide(e, denom))
+        return _ufuncs.maximum(k, 1.0).astype(np.int64)
 
     def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
         dt = np.dtype(dtype)
@@ -588,7 +588,7 @@ class _Base:
         out = self._new(shape, dt)
 
         def dev(a):
-            return _ga.ascontiguousarray(_ga.broadcast_to(_ga.asarray(a), shape))
+            return _core.ascontiguousarray(_shape_ops.broadcast_to(_core.asarray(a), shape))
 
         _core._random_integers_array(out, *self._next(), dev(low_bits), dev(rng_bits))
         return out
@@ -607,19 +607,19 @@ class _Base:
         size = _norm_size(size)
         shape = () if size is None else size
         k = pv.shape[0]
-        out = _ga.empty(shape + (k,), dtype=np.int64)
+        out = _core.empty(shape + (k,), dtype=np.int64)
         if k == 0:
             return out
         # Conditional binomials: x_j ~ Binomial(remaining, p_j / (1 - sum of earlier p)).
-        remaining = _ga.full(shape, float(nn), dtype=np.float64)
+        remaining = _core.full(shape, float(nn), dtype=np.float64)
         rest = 1.0
         for j in range(k - 1):
             pj = float(pv[j])
             q = 0.0 if rest <= 0 else min(max(pj / rest, 0.0), 1.0)
             x = self._new(shape, np.int64)
-            _core._random_binomial(x, *self._next(), _ga.ascontiguousarray(remaining), q)
+            _core._random_binomial(x, *self._next(), _core.ascontiguousarray(remaining), q)
             out[..., j] = x
-            remaining = _ga.subtract(remaining, x.astype(np.float64))
+            remaining = _ufuncs.subtract(remaining, x.astype(np.float64))
             rest -= pj
         out[..., k - 1] = remaining.astype(np.int64)
         return out
@@ -652,7 +652,7 @@ class _Base:
                 self._check_psd(c, s, vh, check_valid, tol, eigh=False)
             factor = np.sqrt(s)[:, None] * vh
         z = self._std_normal(shape + (m.shape[0],))
-        return _ga.add(_ga.matmul(z, _ga.asarray(factor)), _ga.asarray(m))
+        return _ufuncs.add(_core.matmul(z, _core.asarray(factor)), _core.asarray(m))
 
     @staticmethod
     def _check_psd(c, s, v, check_valid, tol, eigh):
@@ -664,7 +664,6 @@ class _Base:
             psd = np.allclose(np.dot(v.T * s, v), c, rtol=tol, atol=tol)
         if not psd:
             if check_valid == "warn":
-                import warnings
                 warnings.warn("covariance is not symmetric positive-semidefinite.",
                               RuntimeWarning, stacklevel=3)
             else:
@@ -674,7 +673,7 @@ class _Base:
     def permutation(self, x, axis=0):
         if isinstance(x, (numbers.Integral, np.integer)):
             return self._random_order(max(int(x), 0))
-        arr = x if _is_device(x) else _ga.asarray(x)
+        arr = x if _is_device(x) else _core.asarray(x)
         if arr.ndim == 0:
             if self._legacy:
                 raise IndexError("x must be an integer or at least 1-dimensional")
@@ -683,7 +682,7 @@ class _Base:
         n = arr.shape[ax if ax >= 0 else ax + arr.ndim] if -arr.ndim <= ax < arr.ndim else None
         if n is None:
             raise np.exceptions.AxisError(ax, arr.ndim)
-        return _ga.take(arr, self._random_order(n), axis=ax)
+        return _indexing.take(arr, self._random_order(n), axis=ax)
 
     def shuffle(self, x, axis=0):
         if not _is_device(x):
@@ -696,7 +695,7 @@ class _Base:
         n = x.shape[ax]
         if n <= 1:
             return None
-        x[...] = _ga.take(x, self._random_order(n), axis=ax)
+        x[...] = _indexing.take(x, self._random_order(n), axis=ax)
         return None
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
@@ -758,7 +757,7 @@ class _Base:
             if pv is not None and np.count_nonzero(pv > 0) < n_samples:
                 raise ValueError("Fewer non-zero entries in p than size")
         if n_samples == 0:
-            idx = _ga.empty(shape, dtype=np.int64)
+            idx = _core.empty(shape, dtype=np.int64)
         elif replace:
             if pv is None:
                 idx = self.integers(0, pop, size=shape)
@@ -766,8 +765,8 @@ class _Base:
                 cdf = np.cumsum(pv)
                 cdf /= cdf[-1]
                 u = self._uniform01(shape)
-                idx = _ga.searchsorted(_ga.asarray(cdf), u, side="right")
-                idx = _ga.minimum(idx, pop - 1)
+                idx = _sorting.searchsorted(_core.asarray(cdf), u, side="right")
+                idx = _ufuncs.minimum(idx, pop - 1)
         else:
             if pv is None:
                 order = self._random_order(pop)
@@ -775,13 +774,13 @@ class _Base:
                 # Efraimidis-Spirakis: the n smallest of E_i / p_i are a weighted sample
                 # without replacement (p_i == 0 gives inf: never among them).
                 with np.errstate(divide="ignore"):
-                    keys = _ga.divide(self._std_exp((pop,)), _ga.asarray(pv))
-                order = _ga.argsort(keys)
-            idx = _ga.reshape(order[:n_samples], shape)
+                    keys = _ufuncs.divide(self._std_exp((pop,)), _core.asarray(pv))
+                order = _sorting.argsort(keys)
+            idx = _shape_ops.reshape(order[:n_samples], shape)
         if arr is None:
             return idx
-        src = arr if _is_device(arr) else _ga.asarray(arr)
-        return _ga.take(src, idx, axis=axis)
+        src = arr if _is_device(arr) else _core.asarray(arr)
+        return _indexing.take(src, idx, axis=axis)
 
 
 class Generator(_Base):

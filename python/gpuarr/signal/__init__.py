@@ -12,10 +12,9 @@ import warnings as _warnings
 
 import numpy as _np
 
-import gpuarr as _ga
-from gpuarr import _core
-from gpuarr import fft as _fft
-from gpuarr._convolve import _direct, _require_device, _reversed
+from gpuarr import _core, _ufuncs
+from gpuarr._convolve import (_direct, _inputs_swap_needed, _require_device, _reversed,
+                              fftconvolve)
 
 __all__ = ["convolve2d", "correlate2d", "convolve", "correlate", "fftconvolve", "oaconvolve",
            "choose_conv_method"]
@@ -24,21 +23,6 @@ __all__ = ["convolve2d", "correlate2d", "convolve", "correlate", "fftconvolve", 
 # elements; FFT above.
 # Placeholder until measured on the H100 (benchmarks/fftsignal.py prints the sweep).
 _AUTO_DIRECT_MAX_TAPS = 1024
-
-
-def _inputs_swap_needed(mode, shape1, shape2, axes=None):
-    if mode != "valid":
-        return False
-    if not shape1:
-        return False
-    if axes is None:
-        axes = range(len(shape1))
-    ok1 = all(shape1[i] >= shape2[i] for i in axes)
-    ok2 = all(shape2[i] >= shape1[i] for i in axes)
-    if not (ok1 or ok2):
-        raise ValueError("For 'valid' mode, one must be at least "
-                         "as large as the other in every dimension")
-    return not ok1
 
 
 def _result_type(in1, in2, name):
@@ -63,7 +47,7 @@ def _direct2d(in1, in2, mode, boundary, fillvalue, flip, name):
     if flip:
         w = _reversed(in2)
     else:
-        w = _ga.conjugate(in2) if in2.dtype.kind == "c" else in2
+        w = _ufuncs.conjugate(in2) if in2.dtype.kind == "c" else in2
     plans = [_core._conv_axis_plan(n, k, mode, not flip, False)
              for n, k in zip(in1.shape, in2.shape)]
     return _direct(in1, w, plans, b, fillvalue, rt)
@@ -72,7 +56,7 @@ def _direct2d(in1, in2, mode, boundary, fillvalue, flip, name):
 def _fill_scalar(fillvalue):
     if isinstance(fillvalue, (complex, float, int)):
         return fillvalue
-    if isinstance(fillvalue, _ga.ndarray):
+    if isinstance(fillvalue, _core.ndarray):
         fillvalue = fillvalue.get()
     f = _np.asarray(fillvalue)
     if f.size != 1:
@@ -135,7 +119,7 @@ def convolve(in1, in2, mode="full", method="auto"):
         out = fftconvolve(in1, in2, mode=mode)
         rt = _np.result_type(in1.dtype, in2.dtype)
         if rt.kind in "ui":
-            out = _ga.around(out)
+            out = _ufuncs.around(out)
         return out.astype(rt)
     elif method == "direct":
         _core._conv_check_mode(mode, False)
@@ -157,7 +141,7 @@ def correlate(in1, in2, mode="full", method="auto"):
     """N-d cross-correlation (scipy.signal.correlate); in2 is conjugated."""
     _require_device(in1, in2, where="gpuarr.signal.correlate")
     if in1.ndim == in2.ndim == 0:
-        return in1 * (_ga.conjugate(in2) if in2.dtype.kind == "c" else in2)
+        return in1 * (_ufuncs.conjugate(in2) if in2.dtype.kind == "c" else in2)
     elif in1.ndim != in2.ndim:
         raise ValueError("in1 and in2 should have the same dimensionality")
     if not isinstance(mode, str) or mode not in ("valid", "same", "full"):
@@ -165,7 +149,7 @@ def correlate(in1, in2, mode="full", method="auto"):
     if method in ("fft", "auto"):
         k = _reversed(in2)
         if k.dtype.kind == "c":
-            k = _ga.conjugate(k)
+            k = _ufuncs.conjugate(k)
         return convolve(in1, k, mode, method)
     elif method == "direct":
         if in1.ndim > 2:
@@ -174,99 +158,12 @@ def correlate(in1, in2, mode="full", method="auto"):
                 "method='fft' for more dimensions")
         _inputs_swap_needed(mode, in1.shape, in2.shape)  # SciPy's shape check for 'valid'
         rt = _np.result_type(in1.dtype, in2.dtype)
-        w = _ga.conjugate(in2) if in2.dtype.kind == "c" else in2
+        w = _ufuncs.conjugate(in2) if in2.dtype.kind == "c" else in2
         plans = [_core._conv_axis_plan(n, k, mode, False, False)
                  for n, k in zip(in1.shape, in2.shape)]
         return _direct(in1, w, plans, 0, 0, rt)
     else:
         raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
-
-
-def _next_fast_len(n):
-    """Smallest 2^a 3^b 5^c 7^d >= n (sizes cuFFT runs fastest)."""
-    if n <= 8:
-        return max(n, 1)
-    best = 1 << (n - 1).bit_length()
-    p7 = 1
-    while p7 < best:
-        p5 = p7
-        while p5 < best:
-            p3 = p5
-            while p3 < best:
-                m = p3
-                while m < n:
-                    m *= 2
-                best = min(best, m)
-                p3 *= 3
-            p5 *= 5
-        p7 *= 7
-    return best
-
-
-def _centered(arr, newshape):
-    sl = []
-    for cur, new in zip(arr.shape, newshape):
-        start = (cur - new) // 2
-        sl.append(slice(start, start + new))
-    return arr[tuple(sl)]
-
-
-def _init_freq_conv_axes(in1, in2, mode, axes):
-    s1, s2 = in1.shape, in2.shape
-    noaxes = axes is None
-    if axes is None:
-        axes = list(range(in1.ndim))
-    else:
-        if _np.ndim(axes) == 0:
-            axes = [axes]
-        axes = [_fft._np_normalize_axis(a, in1.ndim) for a in axes]
-        if len(set(axes)) != len(axes):
-            raise ValueError("all axes must be unique")
-    if not noaxes and not len(axes):
-        raise ValueError("when provided, axes cannot be empty")
-    axes = [a for a in axes if s1[a] != 1 and s2[a] != 1]
-    if not all(s1[a] == s2[a] or s1[a] == 1 or s2[a] == 1
-               for a in range(in1.ndim) if a not in axes):
-        raise ValueError(f"incompatible shapes for in1 and in2: {s1} and {s2}")
-    if _inputs_swap_needed(mode, s1, s2, axes=axes):
-        in1, in2 = in2, in1
-    return in1, in2, axes
-
-
-def fftconvolve(in1, in2, mode="full", axes=None):
-    """Convolution through cuFFT (scipy.signal.fftconvolve)."""
-    _require_device(in1, in2, where="gpuarr.signal.fftconvolve")
-    if in1.ndim == in2.ndim == 0:
-        return in1 * in2
-    elif in1.ndim != in2.ndim:
-        raise ValueError("in1 and in2 should have the same dimensionality")
-    elif in1.size == 0 or in2.size == 0:
-        return _ga.array(_np.array([]))
-    in1, in2, axes = _init_freq_conv_axes(in1, in2, mode, axes)
-    if mode not in ("full", "same", "valid"):  # SciPy checks after the axes (and the FFTs)
-        raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
-    s1, s2 = in1.shape, in2.shape
-    shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1 for i in range(in1.ndim)]
-    if not len(axes):
-        ret = in1 * in2
-    else:
-        complex_result = in1.dtype.kind == "c" or in2.dtype.kind == "c"
-        fshape = [_next_fast_len(shape[a]) for a in axes]
-        if not complex_result:
-            sp1 = _fft.rfftn(in1, fshape, axes=axes)
-            sp2 = _fft.rfftn(in2, fshape, axes=axes)
-            ret = _fft.irfftn(sp1 * sp2, fshape, axes=axes)
-        else:
-            sp1 = _fft.fftn(in1, fshape, axes=axes)
-            sp2 = _fft.fftn(in2, fshape, axes=axes)
-            ret = _fft.ifftn(sp1 * sp2, fshape, axes=axes)
-        ret = ret[tuple(slice(sz) for sz in shape)]
-    if mode == "full":
-        return _ga.ascontiguousarray(ret)
-    if mode == "same":
-        return _ga.ascontiguousarray(_centered(ret, s1))
-    shape_valid = [ret.shape[a] if a not in axes else s1[a] - s2[a] + 1 for a in range(ret.ndim)]
-    return _ga.ascontiguousarray(_centered(ret, shape_valid))
 
 
 def oaconvolve(in1, in2, mode="full", axes=None):
