@@ -6,13 +6,12 @@ CuPy vs PyTorch. Goals are the H100 targets in microseconds.
 (forced through the private ``_method``; "own" is the tridiagonal kernel: bisection for
 eigenvalues, implicit QL + back-transform for vectors; "own_jacobi" always Jacobi) over
 n x batch, the fastest per size and what "auto" chose, so that the crossover table
-(kEighRules in cpp/core/eigen_plan.cpp) is set from measurement. ``--vectors`` times eigh instead of eigvalsh, ``--dtype float64``.
+(kEighRules in cpp/core/eigen_plan.cpp) is set from measurement. ``--vectors`` times eigh
+instead of eigvalsh, ``--dtype float64``.
 
-``python -m benchmarks.eigen --probe`` times the eigh figures of the targets (500x100 and seed 004's
-256x45 float32, with vectors) for own / own_jacobi / xsyev_batched / syevj and checks the
-own result (A V = V diag(w), V'V = I). Variants of the own QL kernel are picked by
-environment variables read once per process: GPUARR_EIGH_QL_DOUBLE=1 (float32 QL chain in
-double), GPUARR_EIGH_THREADS=64..512 (threads per block).
+``python -m benchmarks.eigen --probe`` times the eigh figures of the targets (500x100 and
+seed 004's 256x45 float32, with vectors) for own / own_jacobi / xsyev_batched / syevj and
+checks the own result (A V = V diag(w), V'V = I).
 """
 
 import argparse
@@ -200,13 +199,9 @@ PROBE_METHODS = ("own", "own_jacobi", "xsyev_batched", "syevj")
 
 def probe(dtype="float32", out=sys.stdout):
     """The targets' eigh-with-vectors figures, per method, with the own result checked."""
-    import os
-
     import gpuarr as ga
     sync = ga.cuda.Device().synchronize
-    env = {k: os.environ.get(k) for k in ("GPUARR_EIGH_QL_DOUBLE", "GPUARR_EIGH_THREADS",
-                                          "GPUARR_EIGH_AUTO_OWN_VECTORS")}
-    print(f"# eigh probe {dtype} with vectors, us per call; env {env}", file=out)
+    print(f"# eigh probe {dtype} with vectors, us per call", file=out)
     print(f"{'batch':>6} {'n':>4} " + " ".join(f"{m:>14}" for m in PROBE_METHODS) +
           f" {'auto':>14} {'auto us':>9} {'own resid':>10} {'own orth':>10}", file=out)
     for batch, n in PROBE_SIZES:

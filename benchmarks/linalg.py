@@ -11,8 +11,8 @@ with the cuSOLVER handle created beforehand, to show what creating it costs);
 ``--det-sweep`` times det with cuBLAS's batched LU vs cuSOLVER's per-matrix LU vs the
 default route over sizes (GPUARR_DET_CUBLAS_MAX_N forces a route); ``--qr-compare`` times
 small qr with the own one-block kernel vs cuSOLVER (GPUARR_QR_OWN_MAX_N=0);
-``--inv2`` times the two-stream inv (trsm solve, early info wait) vs the Xgetrs solve
-(GPUARR_INV_SOLVE) and one info read at the end (GPUARR_INV_EARLY_MIN_N), and one inv alone.
+``--inv2`` times the two-stream inv (trsm solve, early info wait) vs one info read at the
+end (GPUARR_INV_EARLY_MIN_N), and one inv alone.
 """
 
 import json
@@ -333,10 +333,8 @@ print(json.dumps(out))
 def inv2_compare():
     """Two inv 6000 float32 on two streams, and one alone (ms; one synchronised call, and
     back-to-back): the default (early info wait, inverse from a permuted identity and two
-    trsm) vs Xgetrs for the solve (GPUARR_INV_SOLVE=getrs) vs one info read after everything
-    (GPUARR_INV_EARLY_MIN_N=1000000000)."""
+    trsm) vs one info read after everything (GPUARR_INV_EARLY_MIN_N=1000000000)."""
     for label, env in (("default", {}),
-                       ("Xgetrs solve", {"GPUARR_INV_SOLVE": "getrs"}),
                        ("info read at the end", {"GPUARR_INV_EARLY_MIN_N": "1000000000"})):
         r = _child_json(_INV2_CHILD, env)
         for name, (med, b2b) in r.items():
