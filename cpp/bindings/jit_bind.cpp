@@ -397,7 +397,6 @@ GPUARR_BINDINGS(200) {
     static ternaryfunc generic = nullptr;
     if (!generic && t->tp_call != &fused_tp_call) generic = t->tp_call;
     const bool install = on.is_none() ? fast_slots_enabled() : on.cast<bool>();
-    if (install && !kFastSlotsPossible) return false;
     if (!install && !generic) return false;
     t->tp_call = install ? &fused_tp_call : generic;
     PyType_Modified(t);

@@ -10,6 +10,7 @@
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace py = pybind11;
@@ -27,7 +28,7 @@ void print_native_backtrace(int sig) {
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  if (const char* e = std::getenv("GPUARR_SEGV_BACKTRACE"); e && e[0] == '1') {
+  if (gpuarr::config::segv_backtrace.get()) {
     signal(SIGSEGV, print_native_backtrace);
     signal(SIGBUS, print_native_backtrace);
   }

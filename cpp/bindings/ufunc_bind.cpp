@@ -570,12 +570,12 @@ PyTypeObject* g_operator_type = nullptr;
 binaryfunc g_generic_binary[kFastBinaryOps], g_generic_inplace[kFastBinaryOps];
 
 // Switches ndarray's operator slots between the direct C++ ones and CPython's generic ones
-// (which call the __add__/... methods); false when direct slots are not possible. Called
+// (which call the __add__/... methods); returns whether the direct ones are on. Called
 // after the methods are set (setting a dunder attribute resets its slot to the generic one),
 // and by benchmarks to compare both paths in one process.
 bool set_fast_operator_slots(bool on) {
   PyTypeObject* t = g_operator_type;
-  if (!kFastSlotsPossible || !t || !t->tp_as_number) return false;
+  if (!t || !t->tp_as_number) return false;
   PyNumberMethods* nm = t->tp_as_number;
   binaryfunc fast_binary[kFastBinaryOps], fast_inplace[kFastBinaryOps];
   fill_fast_slots(fast_binary, fast_inplace, std::make_integer_sequence<int, kFastBinaryOps>{});
@@ -638,7 +638,6 @@ GPUARR_BINDINGS(10) {
         [u](py::handle self, py::handle other) { return inplace_operator(*u, self, other); },
         py::name(op.inplace), py::is_method(cls)));
   }
-  m.attr("_fast_slots_possible") = kFastSlotsPossible;
   init_fast_operator_slots(cls);
   m.attr("_fast_operator_slots") = set_fast_operator_slots(fast_slots_enabled());
   m.def("_set_fast_operator_slots", &set_fast_operator_slots, py::arg("on"));

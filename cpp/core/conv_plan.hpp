@@ -10,11 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#if defined(__CUDACC__)
-#define GPUARR_HD __host__ __device__ __forceinline__
-#else
-#define GPUARR_HD inline
-#endif
+#include "core/host_device.hpp"
 
 namespace gpuarr {
 

@@ -183,26 +183,10 @@ int own_vectors_threads(int64_t n) {
   return 256;
 }
 
-bool own_vectors_in_auto() {
-  static const bool on = [] {
-    const char* s = std::getenv("GPUARR_EIGH_AUTO_OWN_VECTORS");
-    return !(s && s[0] == '0' && s[1] == '\0');
-  }();
-  return on;
-}
-
 bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
   if (!is_real_compute(compute)) return false;
   if (n < 1 || n > 256) return false;
   return own_kernel_smem_bytes(n, compute, compute_v) <= smem_limit;
-}
-
-int threads_override(int threads, const char* env_value) {
-  if (!env_value || !*env_value) return threads;
-  char* end = nullptr;
-  const long v = std::strtol(env_value, &end, 10);
-  if (*end != '\0' || v < 32 || v > 512 || v % 32 != 0) return threads;
-  return static_cast<int>(v);
 }
 
 bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit) {
@@ -240,7 +224,6 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
     if (r.real_only && !real) continue;
     if (r.values_only && compute_v) continue;
     if (r.vectors_only && !compute_v) continue;
-    if (r.method == EigMethod::Own && compute_v && !own_vectors_in_auto()) continue;
     if (!available(r.method, n, compute, compute_v, avail)) continue;
     return r.method;
   }

@@ -54,9 +54,6 @@ int64_t packed_tridiag_scratch_elements(int64_t n);
 // and whether it takes real n x n matrices of `compute` within `smem_limit`.
 size_t kth_eigenpair_smem_bytes(int64_t n, DType compute);
 bool kth_eigenpair_fits(int64_t n, DType compute, size_t smem_limit);
-// GPUARR_EIGH_THREADS (for tuning on the GPU): a multiple of 32 in [32, 512] replaces
-// `threads`; anything else (or null) leaves it.
-int threads_override(int threads, const char* env_value);
 // Whether the Jacobi kernel handles (n, dtype, vectors) within `smem_limit` bytes per block
 // (real dtypes only; complex Hermitian goes to cuSOLVER).
 bool jacobi_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit);
@@ -82,11 +79,6 @@ struct EighRule {
   int64_t min_n = 0;
   int64_t max_batch = INT64_MAX;
 };
-
-// GPUARR_EIGH_AUTO_OWN_VECTORS=0 (read once) takes the tridiagonal + QL kernel out of
-// "auto" (its rows are skipped: the library methods take those sizes); forced "own" still
-// runs it.
-bool own_vectors_in_auto();
 
 // The method "auto" picks; a forced method that cannot run (e.g. syevj with n > 32,
 // own kernel too large, XsyevBatched missing) is a ValueError naming why.

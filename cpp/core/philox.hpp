@@ -4,11 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GPUARR_HD __host__ __device__ __forceinline__
-#else
-#define GPUARR_HD inline
-#endif
+#include "core/host_device.hpp"
 
 namespace gpuarr {
 

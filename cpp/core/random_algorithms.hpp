@@ -34,14 +34,6 @@ GPUARR_HD void gpuarr_sincospi(double x, double* s, double* c) {
   *c = std::cos(M_PI * x);
 #endif
 }
-GPUARR_HD void gpuarr_sincospif(float x, float* s, float* c) {
-#if defined(__CUDA_ARCH__)
-  sincospif(x, s, c);
-#else
-  *s = static_cast<float>(std::sin(M_PI * x));
-  *c = static_cast<float>(std::cos(M_PI * x));
-#endif
-}
 GPUARR_HD double gpuarr_cospi(double x) {
 #if defined(__CUDA_ARCH__)
   return cospi(x);
@@ -123,13 +115,12 @@ GPUARR_HD float neg2log_fast(float u) {
   return -1.3862943611198906f * gpuarr_fast_log2f(u);  // -2 ln 2 * log2(u)
 }
 
-// Box-Muller. float64: accurate log and sincospi. float32 (since the tuning of issue 6,
-// the default): 4 normals per Philox block from u1 = u24_pos (so log is finite; the
-// largest |x| is sqrt(-2 ln 2**-24) = 5.77) and an angle 2*pi*a with a = u24 - 1/2 in
-// [-1/2, 1/2), through the hardware log2/rsqrt/sin/cos approximations: absolute error
-// <= ~2e-6 against a double-precision Box-Muller of the same bits (~3 us per 8192^2 of
-// Philox-bound time left instead of ~60). NormalGenAccurate is the previous float32
-// path (logf, sincospif, sqrtf; angle 2*pi*u24), selectable with GPUARR_NORMAL_KERNEL=old.
+// Box-Muller. float64: accurate log and sincospi. float32: 4 normals per Philox block from
+// u1 = u24_pos (so log is finite; the largest |x| is sqrt(-2 ln 2**-24) = 5.77) and an
+// angle 2*pi*a with a = u24 - 1/2 in [-1/2, 1/2), through the hardware log2/rsqrt/sin/cos
+// approximations: absolute error <= ~2e-6 against a double-precision Box-Muller of the
+// same bits (~3 us per 8192^2 of Philox-bound time left instead of ~60 with logf,
+// sincospif and sqrtf).
 struct NormalGen {
   double loc, scale;
   GPUARR_HD void operator()(const Philox4& r, Vals<double>& o) const {
@@ -146,24 +137,6 @@ struct NormalGen {
       const float rad = gpuarr_fast_sqrtf(neg2log_fast(u24_pos(r.v[k])));
       float sn, cs;
       gpuarr_fast_sincos2pif(u24(r.v[k + 1]) - 0.5f, &sn, &cs);  // exact subtraction
-      o.v[k] = l + s * (rad * cs);
-      o.v[k + 1] = l + s * (rad * sn);
-    }
-  }
-};
-
-struct NormalGenAccurate {
-  double loc, scale;
-  GPUARR_HD void operator()(const Philox4& r, Vals<double>& o) const {
-    NormalGen{loc, scale}(r, o);
-  }
-  GPUARR_HD void operator()(const Philox4& r, Vals<float>& o) const {
-    const float l = static_cast<float>(loc), s = static_cast<float>(scale);
-#pragma unroll
-    for (int k = 0; k < 4; k += 2) {
-      const float rad = sqrtf(-2.0f * logf(u24_pos(r.v[k])));
-      float sn, cs;
-      gpuarr_sincospif(2.0f * u24(r.v[k + 1]), &sn, &cs);
       o.v[k] = l + s * (rad * cs);
       o.v[k + 1] = l + s * (rad * sn);
     }

@@ -7,13 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "core/host_device.hpp"
 #include "core/layout.hpp"
-
-#if defined(__CUDACC__)
-#define GPUARR_HD __host__ __device__ __forceinline__
-#else
-#define GPUARR_HD inline
-#endif
 
 namespace gpuarr {
 namespace sortkey {

@@ -14,32 +14,24 @@
 #pragma once
 #include <math.h>
 
-#ifdef __CUDACC__
-#define GPUARR_HD __host__ __device__
-#define GPUARR_QL_INLINE __host__ __device__ __forceinline__
-#define GPUARR_QL_UNROLL _Pragma("unroll")
-#else
-#define GPUARR_HD
-#define GPUARR_QL_INLINE inline
-#define GPUARR_QL_UNROLL
-#endif
+#include "core/host_device.hpp"
 
 namespace gpuarr {
 
-GPUARR_HD inline float ql_sqrt(float x) { return sqrtf(x); }
-GPUARR_HD inline double ql_sqrt(double x) { return sqrt(x); }
-GPUARR_HD inline float ql_abs(float x) { return fabsf(x); }
-GPUARR_HD inline double ql_abs(double x) { return fabs(x); }
+GPUARR_HD float ql_sqrt(float x) { return sqrtf(x); }
+GPUARR_HD double ql_sqrt(double x) { return sqrt(x); }
+GPUARR_HD float ql_abs(float x) { return fabsf(x); }
+GPUARR_HD double ql_abs(double x) { return fabs(x); }
 template <class W>
-GPUARR_HD inline W ql_eps();
+GPUARR_HD W ql_eps();
 template <>
-GPUARR_HD inline float ql_eps<float>() { return 1.1920928955078125e-07f; }
+GPUARR_HD float ql_eps<float>() { return 1.1920928955078125e-07f; }
 template <>
-GPUARR_HD inline double ql_eps<double>() { return 2.220446049250313e-16; }
+GPUARR_HD double ql_eps<double>() { return 2.220446049250313e-16; }
 
 // sqrt(a^2 + b^2) without overflow or underflow of the squares.
 template <class W>
-GPUARR_HD inline W ql_hypot(W a, W b) {
+GPUARR_HD W ql_hypot(W a, W b) {
   a = ql_abs(a);
   b = ql_abs(b);
   const W mx = a > b ? a : b, mn = a > b ? b : a;
@@ -52,12 +44,12 @@ GPUARR_HD inline W ql_hypot(W a, W b) {
 // in the safe range. double: IEEE sqrt and divisions. float: one reciprocal square root
 // (MUFU on the GPU) refined by a Newton step (error ~1 ulp), then products: about half the
 // latency of sqrt + division on the serial chain.
-GPUARR_HD inline void ql_rot(double p, double q, double r2, double& c, double& s, double& r) {
+GPUARR_HD void ql_rot(double p, double q, double r2, double& c, double& s, double& r) {
   r = sqrt(r2);
   c = p / r;
   s = q / r;
 }
-GPUARR_HD inline void ql_rot(float p, float q, float r2, float& c, float& s, float& r) {
+GPUARR_HD void ql_rot(float p, float q, float r2, float& c, float& s, float& r) {
 #ifdef __CUDA_ARCH__
   float y = rsqrtf(r2);
 #else
@@ -78,7 +70,7 @@ struct QlState {
 };
 
 template <class W>
-GPUARR_QL_INLINE void ql_init(const W* d, W* e, int n, QlState<W>& st) {
+GPUARR_HD void ql_init(const W* d, W* e, int n, QlState<W>& st) {
   if (n > 0) e[n - 1] = W(0);
   W t = W(0);
   for (int i = 0; i < n; ++i) {
@@ -93,7 +85,7 @@ GPUARR_QL_INLINE void ql_init(const W* d, W* e, int n, QlState<W>& st) {
 // i = m-1 .. l in cs/sn), 0 when all eigenvalues are final (d holds them), -1 when more than
 // max_iters iterations were needed (no convergence: the caller reports NaN).
 template <class W, class T>
-GPUARR_QL_INLINE int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, int* lo,
+GPUARR_HD int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, int* lo,
                              int* hi, int max_iters) {
   while (st.l < n) {
     const int l = st.l;
@@ -103,10 +95,10 @@ GPUARR_QL_INLINE int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, in
     int m = l;
     for (;;) {
       W v[8];
-      GPUARR_QL_UNROLL
+      GPUARR_UNROLL
       for (int u = 0; u < 8; ++u) v[u] = (m + u < n - 1) ? ql_abs(e[m + u]) : W(0);
       int found = 8;
-      GPUARR_QL_UNROLL
+      GPUARR_UNROLL
       for (int u = 7; u >= 0; --u)
         if (!(v[u] > st.tol)) found = u;
       if (found < 8) {
@@ -177,7 +169,7 @@ GPUARR_QL_INLINE int ql_step(W* d, W* e, int n, QlState<W>& st, T* cs, T* sn, in
 
 // Applies the rotations of one ql_step to row `z` of Z (ld-free: z[j] is column j).
 template <class T>
-GPUARR_QL_INLINE void ql_apply_row(T* z, const T* cs, const T* sn, int lo, int hi) {
+GPUARR_HD void ql_apply_row(T* z, const T* cs, const T* sn, int lo, int hi) {
   T zi1 = z[hi];  // the current value of column i+1
   for (int i = hi - 1; i >= lo; --i) {
     const T c = cs[i], s = sn[i];

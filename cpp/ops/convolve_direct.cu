@@ -1,7 +1,7 @@
 // Direct 1-d and 2-d correlation kernels, compiled ahead of time for float32, float64,
 // complex64 and complex128 (see ops/convolve.hpp for the form).
 //
-// 2-d, "blocked" (default): a block of 32 x 8 threads computes a 32-wide, 8*R-tall output
+// 2-d, "blocked" (the usual route): a block of 32 x 8 threads computes a 32-wide, 8*R-tall output
 // tile (R = 16; 8 for complex128). The input tile plus halo is loaded once into shared
 // memory (interior tiles with cp.async straight from global memory, coalesced; edge tiles
 // through the boundary rule), the filter transposed next to it. Each thread owns R
@@ -13,12 +13,11 @@
 // compile-time specialisation (fully unrolled, no predicates); other heights go through a
 // general variant in chunks of K rows with predicates. kw is a run-time loop. Columns of
 // warp lanes are consecutive: no bank conflicts, coalesced output stores.
-// GPUARR_CONV2D_KERNEL=tiled selects the previous kernel (below), =generic the one-output-
-// per-thread kernel.
 //
-// 2-d, "tiled" (previous): a block of 32 x 8 threads computes a 32-wide, 8*R-tall output tile. It loads the
-// input tile plus halo ((8R + kh - 1) x (32 + kw - 1)) into shared memory once, applying the
-// boundary rule in the load. Each thread then owns R vertically consecutive outputs of one
+// 2-d, "tiled" (one output row, whose blocked tile would be mostly idle, or a blocked tile
+// larger than the device's shared memory): a block of 32 x 8 threads computes a 32-wide,
+// 8*R-tall output tile. It loads the input tile plus halo ((8R + kh - 1) x (32 + kw - 1))
+// into shared memory once, applying the boundary rule in the load. Each thread then owns R vertically consecutive outputs of one
 // column: for each filter column v it reads the R + kh - 1 tile values of its column into
 // registers (warp lanes read consecutive addresses: no bank conflicts) and does R * kh
 // multiply-adds from them, the filter value being uniform across the warp. The register
@@ -356,20 +355,6 @@ __global__ void conv1d_generic_kernel(const T* __restrict__ in, int64_t n, int64
 
 constexpr size_t kDefaultSmem = 48 * 1024;
 
-enum class Conv2DKernel { Blocked, BlockedHalf, Tiled, Generic };
-
-// GPUARR_CONV2D_KERNEL=blocked (default) | blocked8 (the blocked kernel with half the rows
-// per thread: 8, 4 for complex128) | tiled | generic; read at each call so that one process
-// can compare them.
-Conv2DKernel conv2d_kernel_choice() {
-  const char* v = std::getenv("GPUARR_CONV2D_KERNEL");
-  if (v == nullptr || *v == '\0' || std::strcmp(v, "blocked") == 0) return Conv2DKernel::Blocked;
-  if (std::strcmp(v, "blocked8") == 0) return Conv2DKernel::BlockedHalf;
-  if (std::strcmp(v, "tiled") == 0) return Conv2DKernel::Tiled;
-  if (std::strcmp(v, "generic") == 0) return Conv2DKernel::Generic;
-  throw ValueError("GPUARR_CONV2D_KERNEL must be 'blocked', 'blocked8', 'tiled' or 'generic'");
-}
-
 int max_optin_smem() {
   int optin = 0;
   GPUARR_CUDA_CHECK(
@@ -428,21 +413,14 @@ bool try_launch_blocked(const Conv2DArgs& a, T fill, cudaStream_t stream) {
 
 template <class T>
 void launch_2d(const Conv2DArgs& a, T fill, cudaStream_t stream) {
-  const Conv2DKernel choice = conv2d_kernel_choice();
-  if (choice == Conv2DKernel::Blocked &&
-      try_launch_blocked<T, blocked_rows<T>()>(a, fill, stream)) {
-    return;
-  }
-  if (choice == Conv2DKernel::BlockedHalf &&
-      try_launch_blocked<T, blocked_rows<T>() / 2>(a, fill, stream)) {
-    return;
-  }
+  if (try_launch_blocked<T, blocked_rows<T>()>(a, fill, stream)) return;
+  // Where the blocked kernel does not apply: the tiled one if its tile fits the default
+  // shared memory, else one thread per output.
   constexpr int R = rows_per_thread<T>();
   const size_t smem = size_t(kTY * R + a.kh - 1) * size_t(kTX + a.kw - 1) * sizeof(T);
   const dim3 block(kTX, kTY);
   const int64_t gx = (a.ow + kTX - 1) / kTX, gy = (a.oh + kTY * R - 1) / (kTY * R);
-  const bool tiled = choice != Conv2DKernel::Generic && smem <= kDefaultSmem && gy <= 65535 &&
-                     gx < (int64_t(1) << 31);
+  const bool tiled = smem <= kDefaultSmem && gy <= 65535 && gx < (int64_t(1) << 31);
   if (tiled) {
     const dim3 grid{static_cast<unsigned>(gx), static_cast<unsigned>(gy)};
     if (a.kh <= 4) {

@@ -253,40 +253,13 @@ void run_syevj_batched(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz,
   }
 }
 
-
 // Before cuSOLVER: per matrix of the column-major batch, whether the triangle it reads holds
 // a NaN or inf (cuSOLVER's Jacobi returns finite garbage there; NumPy gives NaN), and, for
 // complex input, the diagonal's imaginary parts set to 0 (LAPACK's heevd ignores them).
-template <class R, int C>
-__global__ void eigh_prepare_kernel(R* a, int64_t n, bool lower, int* bad) {
-  R* m = a + blockIdx.x * n * n * C;
-  int found = 0;
-  for (int64_t idx = threadIdx.x; idx < n * n; idx += blockDim.x) {
-    const int64_t r = idx % n, c = idx / n;
-    if (lower ? r < c : r > c) continue;
-#pragma unroll
-    for (int k = 0; k < C; ++k) found |= !isfinite(m[idx * C + k]);
-    if (C == 2 && r == c) m[idx * C + 1] = R(0);
-  }
-  found = __syncthreads_or(found);
-  if (threadIdx.x == 0) bad[blockIdx.x] = found;
-}
-
-// After cuSOLVER: NaN eigenvalues (and vectors) for the matrices flagged above.
-template <class R, int C>
-__global__ void eigh_poison_kernel(const int* bad, R* w, R* v, int64_t n) {
-  if (!bad[blockIdx.x]) return;
-  const R nan = R(NAN);
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) w[blockIdx.x * n + i] = nan;
-  if (v) {
-    for (int64_t i = threadIdx.x; i < n * n * C; i += blockDim.x) v[blockIdx.x * n * n * C + i] = nan;
-  }
-}
-
-// The same two passes over the whole grid (the one-block-per-matrix kernels above ran one
-// block over 16M elements at n = 4096: ~20 ms of a latency-bound loop with 64-bit division).
-// Grid (batch, column groups); each warp walks one column of the read triangle (contiguous
-// in the column-major copy, so a warp's loads are coalesced); bad[] must be zeroed first.
+// Over the whole grid (one block per matrix would run one block over 16M elements at
+// n = 4096: ~20 ms of a latency-bound loop with 64-bit division). Grid (batch, column
+// groups); each warp walks one column of the read triangle (contiguous in the column-major
+// copy, so a warp's loads are coalesced); bad[] must be zeroed first.
 template <class R, int C>
 __global__ void eigh_prepare_grid_kernel(R* a, int64_t n, bool lower, int* bad) {
   const int64_t b = blockIdx.x;
@@ -307,6 +280,7 @@ __global__ void eigh_prepare_grid_kernel(R* a, int64_t n, bool lower, int* bad) 
   if (__any_sync(0xffffffffu, found) && lane == 0) bad[b] = 1;
 }
 
+// After cuSOLVER: NaN eigenvalues (and vectors) for the matrices flagged above.
 template <class R, int C>
 __global__ void eigh_poison_grid_kernel(const int* bad, R* w, R* v, int64_t n) {
   const int64_t b = blockIdx.x;
@@ -318,17 +292,6 @@ __global__ void eigh_poison_grid_kernel(const int* bad, R* w, R* v, int64_t n) {
   if (v) {
     for (int64_t i = t; i < n * n * C; i += stride) v[b * n * n * C + i] = nan;
   }
-}
-
-// ---- variants selectable at run time (read at each call, so a test or probe can switch) --
-// GPUARR_EIGH_PREPARE=block: the old one-block-per-matrix NaN check (default: grid).
-// GPUARR_SYEVD_API=legacy: cusolverDn{S,D}syevd / {C,Z}heevd (default x: cusolverDnXsyevd).
-// GPUARR_GEEV_HOST=pageable: Xgeev's host workspace in pageable memory (default pinned, as CuPy).
-// GPUARR_GEEV_VR=alias: for eigvals, VL/VR point at the input matrix (default separate: an
-//   n x n buffer of their own, as CuPy).
-bool env_is(const char* name, const char* value) {
-  const char* e = std::getenv(name);
-  return e && std::strcmp(e, value) == 0;
 }
 
 // Host workspace of the 64-bit API: pinned (one buffer per thread, grown on demand and kept;
@@ -363,59 +326,6 @@ Workspace make_workspace(const WsKey& key, F&& query) {
   ws.host_bytes = sz.second;
   ws.dev = allocate_device_memory(std::max<size_t>(sz.first, 16));
   return ws;
-}
-
-// Legacy 32-bit syevd/heevd, one matrix: lwork in elements of the matrix type.
-int legacy_syevd_lwork(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz,
-                       cublasFillMode_t uplo, int n, void* A, void* W) {
-  int lwork = 0;
-  switch (t) {
-    case DType::Float32:
-      GPUARR_CUSOLVER_CHECK(cusolverDnSsyevd_bufferSize(h, jobz, uplo, n, static_cast<float*>(A), n,
-                                                        static_cast<float*>(W), &lwork));
-      break;
-    case DType::Float64:
-      GPUARR_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(h, jobz, uplo, n, static_cast<double*>(A),
-                                                        n, static_cast<double*>(W), &lwork));
-      break;
-    case DType::Complex64:
-      GPUARR_CUSOLVER_CHECK(cusolverDnCheevd_bufferSize(h, jobz, uplo, n,
-                                                        static_cast<cuComplex*>(A), n,
-                                                        static_cast<float*>(W), &lwork));
-      break;
-    default:
-      GPUARR_CUSOLVER_CHECK(cusolverDnZheevd_bufferSize(h, jobz, uplo, n,
-                                                        static_cast<cuDoubleComplex*>(A), n,
-                                                        static_cast<double*>(W), &lwork));
-      break;
-  }
-  return lwork;
-}
-
-void legacy_syevd(cusolverDnHandle_t h, DType t, cusolverEigMode_t jobz, cublasFillMode_t uplo,
-                  int n, void* A, void* W, void* work, int lwork, int* info) {
-  switch (t) {
-    case DType::Float32:
-      GPUARR_CUSOLVER_CHECK(cusolverDnSsyevd(h, jobz, uplo, n, static_cast<float*>(A), n,
-                                             static_cast<float*>(W), static_cast<float*>(work),
-                                             lwork, info));
-      break;
-    case DType::Float64:
-      GPUARR_CUSOLVER_CHECK(cusolverDnDsyevd(h, jobz, uplo, n, static_cast<double*>(A), n,
-                                             static_cast<double*>(W), static_cast<double*>(work),
-                                             lwork, info));
-      break;
-    case DType::Complex64:
-      GPUARR_CUSOLVER_CHECK(cusolverDnCheevd(h, jobz, uplo, n, static_cast<cuComplex*>(A), n,
-                                             static_cast<float*>(W),
-                                             static_cast<cuComplex*>(work), lwork, info));
-      break;
-    default:
-      GPUARR_CUSOLVER_CHECK(cusolverDnZheevd(h, jobz, uplo, n, static_cast<cuDoubleComplex*>(A),
-                                             n, static_cast<double*>(W),
-                                             static_cast<cuDoubleComplex*>(work), lwork, info));
-      break;
-  }
 }
 
 template <class F> void with_real_layout(DType t, F&& f) {
@@ -506,25 +416,19 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   // info and bad together (the grid kernel only sets bad[b] to 1).
   GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(2 * batch), stream));
   const unsigned grid_batch = static_cast<unsigned>(batch);  // batch < 2**31 matrices
-  const bool block_prepare = env_is("GPUARR_EIGH_PREPARE", "block");
   // Column groups per matrix: 8 warps a block, one column a warp; enough blocks to fill the
   // GPU at one large matrix, few for many small ones.
   const unsigned col_groups = static_cast<unsigned>(std::min<int64_t>((n + 7) / 8, 65535));
   with_real_layout(ct, [&](auto r, auto c) {
     using R = decltype(r);
-    if (block_prepare) {
-      eigh_prepare_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
-          reinterpret_cast<R*>(cm.data()), n, lower, bad);
-    } else {
-      eigh_prepare_grid_kernel<R, decltype(c)::value><<<dim3(grid_batch, col_groups), 256, 0,
-                                                        stream>>>(
-          reinterpret_cast<R*>(cm.data()), n, lower, bad);
-    }
+    eigh_prepare_grid_kernel<R, decltype(c)::value><<<dim3(grid_batch, col_groups), 256, 0,
+                                                      stream>>>(
+        reinterpret_cast<R*>(cm.data()), n, lower, bad);
     check_launch("eigh_prepare_kernel");
   });
   const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wt);
   HostWorkspace host_ws;  // lives until the readback below
-  const bool host_pinned = env_is("GPUARR_SYEVD_HOST", "pinned");
+  const bool host_pinned = false;  // syevd's host workspace is pageable; Xgeev's pinned
 
   if (method == EigMethod::Syevj) {
     for (int64_t b0 = 0; b0 < batch; b0 += (1 << 30)) {
@@ -547,20 +451,6 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
     GPUARR_CUSOLVER_CHECK(r.xsyev_batched(h.handle, h.params, jobz, uplo, n, cta, cm.data(), n,
                                           ctw, w.data(), cta, ws.dev->ptr(), ws.dev_bytes,
                                           hptr, ws.host_bytes, info, batch));
-  } else if (env_is("GPUARR_SYEVD_API", "legacy") && n < (int64_t(1) << 31)) {
-    // Legacy 32-bit syevd/heevd, one call per matrix (no host workspace).
-    const int ni = static_cast<int>(n);
-    const WsKey key{5, n, 1, int(ct), int(jobz), int(uplo), current_device_key()};
-    Workspace ws = make_workspace(key, [&] {
-      const int lwork = legacy_syevd_lwork(h.handle, ct, jobz, uplo, ni, cm.data(), w.data());
-      return std::pair<size_t, size_t>(size_t(lwork) * itemsize(ct), 0);
-    });
-    const int lwork = static_cast<int>(ws.dev_bytes / itemsize(ct));
-    const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
-    for (int64_t b = 0; b < batch; ++b) {
-      legacy_syevd(h.handle, ct, jobz, uplo, ni, cm.data() + b * mat_bytes,
-                   w.data() + b * w_bytes, ws.dev->ptr(), lwork, info + b);
-    }
   } else {  // Syevd (64-bit API), one call per matrix
     const WsKey key{3, n, 1, int(ct), int(jobz), int(uplo), current_device_key()};
     Workspace ws = make_workspace(key, [&] {
@@ -582,16 +472,11 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   with_real_layout(ct, [&](auto r, auto c) {
     using R = decltype(r);
     R* vptr = compute_v ? reinterpret_cast<R*>(cm.data()) : nullptr;
-    if (block_prepare) {
-      eigh_poison_kernel<R, decltype(c)::value><<<grid_batch, 256, 0, stream>>>(
-          bad, reinterpret_cast<R*>(w.data()), vptr, n);
-    } else {
-      const unsigned groups = static_cast<unsigned>(
-          std::min<int64_t>((n * n * decltype(c)::value + 255) / 256, 1024));
-      eigh_poison_grid_kernel<R, decltype(c)::value><<<dim3(grid_batch, groups), 256, 0,
-                                                       stream>>>(
-          bad, reinterpret_cast<R*>(w.data()), vptr, n);
-    }
+    const unsigned groups = static_cast<unsigned>(
+        std::min<int64_t>((n * n * decltype(c)::value + 255) / 256, 1024));
+    eigh_poison_grid_kernel<R, decltype(c)::value><<<dim3(grid_batch, groups), 256, 0,
+                                                     stream>>>(
+        bad, reinterpret_cast<R*>(w.data()), vptr, n);
     check_launch("eigh_poison_kernel");
   });
   // One small readback: any nonzero info (also waits for the host workspace's last use).
@@ -634,17 +519,14 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
   const cusolverEigMode_t jobvr = compute_v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const cudaDataType cta = cuda_type(ct), ctw = cuda_type(wct);
   // VL (never computed) and, for eigvals, VR get a valid n x n pointer that is never
-  // written, in case a cuSOLVER version checks them for null: by default a buffer of their
-  // own (as CuPy), GPUARR_GEEV_VR=alias the input matrix itself.
+  // written, in case a cuSOLVER version checks them for null: a buffer of their own (as
+  // CuPy).
   std::shared_ptr<Memory> vr_scratch;
   char* v_base = nullptr;
   int64_t v_step = 0;  // bytes between matrices of v_base
   const int64_t mat_bytes = n * n * cm.itemsize(), w_bytes = n * w.itemsize();
   if (compute_v) {
     v_base = vr.data();
-    v_step = mat_bytes;
-  } else if (env_is("GPUARR_GEEV_VR", "alias")) {
-    v_base = cm.data();
     v_step = mat_bytes;
   } else {
     vr_scratch = allocate_device_memory(size_t(mat_bytes));
@@ -659,7 +541,7 @@ EigResult eig_solve(const NDArray& a_in, bool compute_v) {
     return std::pair<size_t, size_t>(d, hb);
   });
   HostWorkspace host_ws;  // lives until the readback below
-  void* hptr = host_ws.get(ws.host_bytes, !env_is("GPUARR_GEEV_HOST", "pageable"));
+  void* hptr = host_ws.get(ws.host_bytes, true);  // pinned, as CuPy
   auto info_mem = allocate_device_memory(sizeof(int) * size_t(batch));
   int* info = static_cast<int*>(info_mem->ptr());
   GPUARR_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * size_t(batch), stream));

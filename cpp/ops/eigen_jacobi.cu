@@ -213,8 +213,7 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
                   cudaStream_t stream) {
   const DType dt = sizeof(T) == 4 ? DType::Float32 : DType::Float64;
   const size_t smem = own_kernel_smem_bytes(n, dt, kVectors);
-  static const char* env = std::getenv("GPUARR_EIGH_THREADS");
-  const int threads = threads_override(own_kernel_threads(n), env);
+  const int threads = own_kernel_threads(n);
   auto kernel = jacobi_eigh_kernel<T, kVectors>;
   eigen_detail::opt_in_smem<jacobi_eigh_kernel<T, kVectors>>(smem);
   const double eps = sizeof(T) == 4 ? 1.1920928955078125e-07 : 2.220446049250313e-16;

@@ -73,8 +73,7 @@ void launch_typed(const void* cm, void* w, int64_t batch, int64_t n, bool lower,
                   cudaStream_t stream) {
   const DType dt = sizeof(T) == 4 ? DType::Float32 : DType::Float64;
   const size_t smem = own_values_smem_bytes(n, dt);
-  static const char* env = std::getenv("GPUARR_EIGH_THREADS");
-  const int threads = threads_override(own_kernel_threads(n), env);
+  const int threads = own_kernel_threads(n);
   auto kernel = tridiag_eigvals_kernel<T>;
   eigen_detail::opt_in_smem<tridiag_eigvals_kernel<T>>(smem);
   eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {

@@ -16,8 +16,7 @@
 //  4. Eigenvalues ranked (NaN last, ties by index) and written ascending with their columns:
 //     w (batch, n), v (batch, n, n) in C order with eigenvectors as columns (as the Jacobi
 //     kernel writes them).
-// The chain runs in double for float64 and (by default) in float for float32, as LAPACK's
-// ssteqr; GPUARR_EIGH_QL_DOUBLE=1 runs the float32 chain in double (for comparison).
+// The chain runs in the matrix's precision (float32 in float, as LAPACK's ssteqr).
 // Non-finite input or no convergence: NaN results (as the other own kernels).
 #include <cfloat>
 #include <cmath>
@@ -46,7 +45,7 @@ using eigen_detail::tri;
 
 constexpr int kMaxThreads = 512;
 
-template <class T, class W>
+template <class T>
 __global__ void __launch_bounds__(kMaxThreads)
     tridiag_eigh_kernel(const T* __restrict__ cm, T* __restrict__ w_out, T* __restrict__ v_out,
                         int n, bool lower) {
@@ -67,9 +66,9 @@ __global__ void __launch_bounds__(kMaxThreads)
   // address space: ld.shared instead of generic loads on the QL chain.)
   size_t off = (size_t(n) * ld + 7 * size_t(n)) * sizeof(T) + (size_t(n) + 4) * 4;
   off = (off + 7) & ~size_t(7);
-  W* d = reinterpret_cast<W*>(smem + off);  // [n]
-  W* e = d + n;                             // [n]
-  off = (off + 2 * size_t(n) * sizeof(W) + 7) & ~size_t(7);
+  T* d = reinterpret_cast<T*>(smem + off);  // [n]
+  T* e = d + n;                             // [n]
+  off = (off + 2 * size_t(n) * sizeof(T) + 7) & ~size_t(7);
   double* red = reinterpret_cast<double*>(smem + off);  // [34]
 
   const size_t b = blockIdx.x;
@@ -95,8 +94,8 @@ __global__ void __launch_bounds__(kMaxThreads)
     const double x0 = double(A[tri(o) + k]);
     if (sigma == 0.0) {  // column already reduced: H = I
       if (tid == 0) {
-        d[k] = W(A[tri(k) + k]);
-        e[k] = W(x0);
+        d[k] = T(A[tri(k) + k]);
+        e[k] = T(x0);
         tau[k] = T(0);
       }
       continue;  // (the next block sum's barriers order everything)
@@ -111,8 +110,8 @@ __global__ void __launch_bounds__(kMaxThreads)
       vo[size_t(k) * n + i] = vi;  // kept for step 3
     }
     if (tid == 0) {
-      d[k] = W(A[tri(k) + k]);
-      e[k] = W(alpha);
+      d[k] = T(A[tri(k) + k]);
+      e[k] = T(alpha);
       tau[k] = T(tk);
     }
     __syncthreads();  // hv is complete
@@ -121,10 +120,10 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
   if (tid == 0) {
     if (n >= 2) {
-      d[n - 2] = W(A[tri(n - 2) + (n - 2)]);
-      e[n - 2] = W(A[tri(n - 1) + (n - 2)]);
+      d[n - 2] = T(A[tri(n - 2) + (n - 2)]);
+      e[n - 2] = T(A[tri(n - 1) + (n - 2)]);
     }
-    d[n - 1] = W(A[tri(n - 1) + (n - 1)]);
+    d[n - 1] = T(A[tri(n - 1) + (n - 1)]);
   }
   __syncthreads();  // A is dead from here: Z takes its place
   for (int idx = tid; idx < n * ld; idx += nt) {
@@ -135,7 +134,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 
   // 2. QL on the tridiagonal, pipelined: chain t (thread 0) || rotations t-1 (other warps).
   const int wbase = nt > 32 ? 32 : 0;
-  QlState<W> st;
+  QlState<T> st;
   if (tid == 0) ql_init(d, e, n, st);
   int status = 0;
   for (int t = 0;; ++t) {
@@ -196,7 +195,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 
   // 4. Ascending eigenvalues with their vectors.
   for (int i = tid; i < n; i += nt) {
-    const W di = d[i];
+    const T di = d[i];
     int rk = 0;
     for (int j = 0; j < n; ++j) rk += rank_less(d[j], j, di, i) ? 1 : 0;
     rank[i] = rk;
@@ -209,15 +208,14 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
 }
 
-template <class T, class W>
+template <class T>
 void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bool lower,
                   cudaStream_t stream) {
   const DType dt = sizeof(T) == 4 ? DType::Float32 : DType::Float64;
   const size_t smem = own_vectors_smem_bytes(n, dt);
-  static const char* env = std::getenv("GPUARR_EIGH_THREADS");
-  const int threads = threads_override(own_vectors_threads(n), env);
-  auto kernel = tridiag_eigh_kernel<T, W>;
-  eigen_detail::opt_in_smem<tridiag_eigh_kernel<T, W>>(smem);
+  const int threads = own_vectors_threads(n);
+  auto kernel = tridiag_eigh_kernel<T>;
+  eigen_detail::opt_in_smem<tridiag_eigh_kernel<T>>(smem);
   eigen_detail::for_each_block_grid(batch, [&](int64_t b0, unsigned nb) {
     kernel<<<nb, threads, smem, stream>>>(static_cast<const T*>(cm) + b0 * n * n,
                                           static_cast<T*>(w) + b0 * n,
@@ -227,24 +225,15 @@ void launch_typed(const void* cm, void* w, void* v, int64_t batch, int64_t n, bo
   });
 }
 
-bool ql_double_for_float() {
-  static const bool on = [] {
-    const char* s = std::getenv("GPUARR_EIGH_QL_DOUBLE");
-    return s && std::strcmp(s, "1") == 0;
-  }();
-  return on;
-}
-
 }  // namespace
 
 void launch_tridiag_eigh(const void* cm, void* w, void* v, int64_t batch, int64_t n,
                          DType dtype, bool lower, cudaStream_t stream) {
   if (batch == 0 || n == 0) return;
   if (dtype == DType::Float32) {
-    if (ql_double_for_float()) launch_typed<float, double>(cm, w, v, batch, n, lower, stream);
-    else launch_typed<float, float>(cm, w, v, batch, n, lower, stream);
+    launch_typed<float>(cm, w, v, batch, n, lower, stream);
   } else if (dtype == DType::Float64) {
-    launch_typed<double, double>(cm, w, v, batch, n, lower, stream);
+    launch_typed<double>(cm, w, v, batch, n, lower, stream);
   } else {
     throw TypeError("the tridiagonal eigh kernel handles float32 and float64 only");
   }

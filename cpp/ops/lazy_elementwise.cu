@@ -11,6 +11,7 @@
 #include "ops/array_ops.hpp"
 #include "ops/rounded_arith.cuh"
 #include "ops/strided.cuh"
+#include "runtime/config.hpp"
 #include "runtime/deferred_work.hpp"
 #include "runtime/device.hpp"
 #include "runtime/stream.hpp"
@@ -271,15 +272,6 @@ class LazyElementwise final : public DeferredWork {
   }
 };
 
-std::atomic<int64_t>& min_size_slot() {
-  static std::atomic<int64_t> v{[] {
-    const char* e = std::getenv("GPUARR_LAZY_MIN_SIZE");
-    if (!e || !*e) return int64_t(1) << 20;
-    return static_cast<int64_t>(std::strtoll(e, nullptr, 10));
-  }()};
-  return v;
-}
-
 bool same_leaf(const NDArray& a, const NDArray& b) {
   return a.memory == b.memory && a.offset == b.offset && a.strides == b.strides;
 }
@@ -352,9 +344,9 @@ bool append_operand(LazyElementwise& node, const LazyOperand& o, const Dims& sha
 
 }  // namespace
 
-int64_t lazy_min_size() { return min_size_slot().load(std::memory_order_relaxed); }
+int64_t lazy_min_size() { return config::lazy_min_size.get(); }
 
-int64_t set_lazy_min_size(int64_t n) { return min_size_slot().exchange(n); }
+int64_t set_lazy_min_size(int64_t n) { return config::lazy_min_size.exchange(n); }
 
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
                                          const LazyOperand* operands, int nin) {

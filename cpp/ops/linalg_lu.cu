@@ -28,6 +28,7 @@
 #include "ops/linalg_common.cuh"
 #include "ops/lu_blocked.cuh"
 #include "ops/strided.cuh"
+#include "runtime/config.hpp"
 #include "runtime/cublas_handle.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cusolver_handle.hpp"
@@ -237,30 +238,11 @@ using namespace linalg_detail;
 
 namespace {
 
-// From this size on, inv/solve read the singular check right after getrf (with getrs
-// already queued) instead of after everything: the host returns as soon as the
-// factorization is known to be non-singular.
-constexpr int64_t kEarlyInfoMinN = 512;
-
-// GPUARR_DET_CUBLAS_MAX_N overrides the measured det route (core/linalg_plan): cuBLAS
-// getrfBatched iff n <= it. Unset: -1 (the measured rule).
-int64_t det_cublas_max_n() {
-  static const int64_t v = [] {
-    const char* s = std::getenv("GPUARR_DET_CUBLAS_MAX_N");
-    return (s && *s) ? std::atoll(s) : int64_t(-1);
-  }();
-  return v;
-}
-
-// GPUARR_INV_EARLY_MIN_N: from this n on, inv/solve wait only for getrf's info count (an
-// event right after it, getrs already queued); below it, one read after everything.
-int64_t early_info_min_n() {
-  static const int64_t v = [] {
-    const char* s = std::getenv("GPUARR_INV_EARLY_MIN_N");
-    return (s && *s) ? std::atoll(s) : kEarlyInfoMinN;
-  }();
-  return v;
-}
+// From GPUARR_INV_EARLY_MIN_N (runtime/config, default 512) on, inv/solve read the
+// singular check right after getrf (an event right after it, the solve already queued)
+// instead of after everything: the host returns as soon as the factorization is known to
+// be non-singular.
+int64_t early_info_min_n() { return config::inv_early_min_n.get(); }
 
 // ---- typed cuBLAS batched LU ----
 cublasStatus_t getrf_batched(cublasHandle_t h, int n, float* p, void** a, int* piv, int* info, int b) {
@@ -310,18 +292,6 @@ cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int 
 
 void check_int_range(int64_t v) {
   if (v > INT32_MAX) throw ValueError("linalg: dimension or batch too large for batched cuBLAS");
-}
-
-// LU factors of the C-contiguous `work` (.., n, n) (column-major A^T per matrix), in place.
-// GPUARR_INV_SOLVE=getrs: the cuSOLVER-route inverse solves against the identity with
-// Xgetrs (the row interchanges applied to an n x n right-hand side, then two trsm) instead
-// of a permuted identity built in one kernel and two cuBLAS trsm. H100, float32: the solve
-// alone at n = 512 takes 0.50 ms with Xgetrs and 0.23 with the trsm pair; a whole inv of
-// n = 6000 36.4 vs 36.2 ms (getrf's 22 ms dominates there).
-// Read at each call (tests switch it).
-bool inv_solve_with_getrs() {
-  const char* s = std::getenv("GPUARR_INV_SOLVE");
-  return s && std::string(s) == "getrs";
 }
 
 // out (column-major, zeroed) = P^T I for getrf's pivots: the row interchanges k <-> piv[k]-1
@@ -418,11 +388,10 @@ struct Lu {
   void** work_ptrs = nullptr;
 };
 
-// GPUARR_LU_ROUTE=cusolver: cuSOLVER Xgetrf instead of our blocked LU (read at each call:
-// tests and benchmarks compare the two).
+// GPUARR_LU_ROUTE=cusolver: cuSOLVER Xgetrf instead of our blocked LU.
 OwnLuMode own_lu_mode() {
-  const char* s = std::getenv("GPUARR_LU_ROUTE");
-  return (s && std::string(s) == "cusolver") ? OwnLuMode::Never : OwnLuMode::Rule;
+  return config::lu_route.get() == config::LuRouteChoice::Cusolver ? OwnLuMode::Never
+                                                                   : OwnLuMode::Rule;
 }
 
 // The largest n our blocked LU runs on the current device (0: none), found once per device
@@ -443,6 +412,7 @@ int64_t own_lu_max_n(DType t) {
   return v - 1;
 }
 
+// LU factors of the C-contiguous `work` (.., n, n) (column-major A^T per matrix), in place.
 // swap_left: the L factor is used (inv, solve), not only U's diagonal and the pivots (det).
 Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, bool swap_left,
              cudaStream_t stream) {
@@ -621,7 +591,7 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
   Lu lu;
   if (n > 0) {
     lu = lu_factor(work, batch, n,
-                   choose_lu_route(n, batch, LuPurpose::Det, det_cublas_max_n()) ==
+                   choose_lu_route(n, batch, LuPurpose::Det, config::det_cublas_max_n.get()) ==
                        LuRoute::CublasBatched,
                    false, stream);
   } else {
@@ -760,15 +730,9 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
     if (check && n >= early_info_min_n())
       early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
-    if (inv_solve_with_getrs()) {
-      launch_identity(out.data(), batch, n, a.dtype, stream);
-      getrs_per_matrix(a.dtype, CUBLAS_OP_N, work.data(), mat_bytes, piv, n, out.data(),
-                       mat_bytes, n, batch, stream);
-    } else {
-      for (int64_t i = 0; i < batch; ++i)
-        inverse_from_lu(a.dtype, work.data() + i * mat_bytes, piv + i * n, n,
-                        out.data() + i * mat_bytes, stream);
-    }
+    for (int64_t i = 0; i < batch; ++i)
+      inverse_from_lu(a.dtype, work.data() + i * mat_bytes, piv + i * n, n,
+                      out.data() + i * mat_bytes, stream);
   }
   if (nan_fill)
     nan_matrices(out.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 1,

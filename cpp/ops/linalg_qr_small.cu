@@ -18,7 +18,6 @@
 // dorg2r does (Q = H_0 ... H_{k-1} I[:, :mc]; H_j leaves e_c unchanged for j > c, as
 // v_j is zero above row j), with no synchronisation: every reflector is in shared memory.
 #include <algorithm>
-#include <cstdlib>
 #include <type_traits>
 
 #include "core/errors.hpp"
@@ -27,6 +26,7 @@
 #include "ops/linalg.hpp"
 #include "ops/linalg_common.cuh"
 #include "ops/strided.cuh"
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace gpuarr {
@@ -205,14 +205,6 @@ __global__ void __launch_bounds__(kQrSmallMaxDim * 4) qr_small_kernel(
   }
 }
 
-int64_t qr_own_max_n() {
-  static const int64_t v = [] {
-    const char* s = std::getenv("GPUARR_QR_OWN_MAX_N");
-    return (s && *s) ? std::atoll(s) : kQrOwnDefaultMaxN;
-  }();
-  return v;
-}
-
 template <class T, int TPC>
 void launch_qr_small_lanes(const T* src, int64_t batch, int m, int n, int mc, int rrows, T* q,
                            T* r, cudaStream_t stream) {
@@ -248,7 +240,7 @@ bool linalg_qr_small(const NDArray& a, bool complete, bool want_q, NDArray* q, N
   const int64_t mc = want_q ? rows : 0;
   const int64_t rrows = want_q ? rows : k;
   const int64_t batch = batch_count(a);
-  if (!use_qr_small(m, n, mc, batch, false, qr_own_max_n())) return false;
+  if (!use_qr_small(m, n, mc, batch, false, config::qr_own_max_n.get())) return false;
   const NDArray src = a.c_contiguous() ? a : copy_array(a, a.dtype, 'C');
   Dims r_shape = batch_shape(a);
   r_shape.push_back(rrows);

@@ -78,16 +78,6 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
   check_launch(name);
 }
 
-// GPUARR_NORMAL_KERNEL=old: float32 normals through the pre-tuning accurate-libm path
-// (read once per process; for comparing the two on a GPU without a rebuild).
-bool normal_kernel_old() {
-  static const bool old = [] {
-    const char* v = std::getenv("GPUARR_NORMAL_KERNEL");
-    return v != nullptr && std::string(v) == "old";
-  }();
-  return old;
-}
-
 void require_contiguous(const NDArray& out, const char* fn) {
   if (!out.c_contiguous()) throw ValueError(std::string(fn) + ": output must be C-contiguous");
 }
@@ -180,12 +170,6 @@ void random_uniform(const NDArray& out, PhiloxState s, double low, double high) 
 void random_normal(const NDArray& out, PhiloxState s, double loc, double scale) {
   dispatch_float(out, "random_normal", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float>) {
-      if (normal_kernel_old()) {
-        launch_block<T>(out, s, NormalGenAccurate{loc, scale}, "random_normal");
-        return;
-      }
-    }
     launch_block<T>(out, s, NormalGen{loc, scale}, "random_normal");
   });
 }

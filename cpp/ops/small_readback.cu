@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
 #include "ops/kernels.hpp"
 #include "ops/strided.cuh"
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 
@@ -79,15 +79,10 @@ ReadbackArea& area_for(int device) {
   return *a;
 }
 
-long env_long(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v ? std::atol(v) : fallback;
-}
-
 }  // namespace
 
 void read_small_device_bytes(void* dst, const void* src, size_t nbytes, cudaStream_t stream) {
-  static const long spin_us = env_long("GPUARR_READBACK_SPIN_US", 50);
+  static const int64_t spin_us = config::readback_spin_us.get();
   ReadbackArea& area = area_for(current_device());
   std::lock_guard<std::mutex> lock(area.mutex);
   const unsigned long long seq = ++area.seq;

@@ -19,11 +19,11 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "ops/strided.cuh"
 #include "ops/tridiag.hpp"
 #include "runtime/cublas_handle.hpp"
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
@@ -313,16 +313,9 @@ __global__ void __launch_bounds__(256) k3f_finish(double* Ap, int64_t ld, double
   }
 }
 
-// Columns left to cusolverDnDsytrd at the end (GPUARR_TRIDIAG_TAIL, read at each call, lets
-// the tests run the own kernels on small matrices). 512 measured best at n = 4096.
-int64_t tail_columns() {
-  const char* env = std::getenv("GPUARR_TRIDIAG_TAIL");
-  if (env) {
-    const long v = std::strtol(env, nullptr, 10);
-    if (v >= 1) return v;
-  }
-  return 512;
-}
+// Columns left to cusolverDnDsytrd at the end (GPUARR_TRIDIAG_TAIL; a small tail lets the
+// tests run the own kernels on small matrices). 512 measured best at n = 4096.
+int64_t tail_columns() { return config::tridiag_tail.get(); }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "core/sha256.hpp"
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/driver_api.hpp"
@@ -118,7 +119,7 @@ void write_disk(const std::string& dir, const std::string& file, const CompiledP
 }  // namespace
 
 std::string jit_cache_dir() {
-  if (const char* d = std::getenv("GPUARR_CACHE_DIR")) return d;
+  if (std::string d = config::cache_dir.get(); !d.empty()) return d;
   const char* home = std::getenv("HOME");
   if (!home || !*home) return "";
   return std::string(home) + "/.cache/gpuarr/kernels";

@@ -2,12 +2,12 @@
 
 #include <array>
 #include <atomic>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/memory.hpp"
@@ -19,13 +19,6 @@ namespace {
 // Never destroyed: arrays may still be freed while the process exits.
 std::array<std::atomic<MemoryPool*>, kMaxDevices> g_pools{};
 std::mutex g_pools_mutex;
-
-bool small_cache_default() {
-  const char* v = std::getenv("GPUARR_SMALL_BLOCK_CACHE");
-  if (!v) return true;
-  const std::string s(v);
-  return !(s == "0" || s == "false" || s == "False" || s == "off" || s == "no");
-}
 
 // cudaStreamPerThread names a different stream in every thread: never a cache key.
 bool cacheable_stream(cudaStream_t s) { return s != cudaStreamPerThread; }
@@ -49,7 +42,8 @@ MemoryPool* MemoryPool::existing(int device) {
   return g_pools[static_cast<size_t>(device)].load(std::memory_order_acquire);
 }
 
-MemoryPool::MemoryPool(int device) : device_(device), small_enabled_(small_cache_default()) {
+MemoryPool::MemoryPool(int device)
+    : device_(device), small_enabled_(config::small_block_cache.get()) {
   DeviceGuard guard(device);
   cudaMemPoolProps props = {};
   props.allocType = cudaMemAllocationTypePinned;

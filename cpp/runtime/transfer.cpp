@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/pinned_memory.hpp"
@@ -14,14 +15,6 @@
 
 namespace gpuarr {
 namespace {
-
-size_t env_size(const char* name, size_t fallback) {
-  if (const char* v = std::getenv(name)) {
-    const long long n = std::atoll(v);
-    if (n > 0) return static_cast<size_t>(n);
-  }
-  return fallback;
-}
 
 // Pinned buffers and the events that tell when the copy engine is done with each.
 struct StagingArea {
@@ -88,17 +81,17 @@ void staged_device_to_host(char* dst, const char* src, size_t nbytes, cudaStream
 }  // namespace
 
 size_t staging_chunk_bytes() {
-  static const size_t n = env_size("GPUARR_STAGING_CHUNK_MB", 32) << 20;
+  static const size_t n = size_t(config::staging_chunk_mb.get()) << 20;
   return n;
 }
 
 int staging_buffers() {
-  static const int n = static_cast<int>(std::max<size_t>(2, env_size("GPUARR_STAGING_BUFFERS", 4)));
+  static const int n = static_cast<int>(config::staging_buffers.get());
   return n;
 }
 
 size_t staging_threshold() {
-  static const size_t n = env_size("GPUARR_STAGING_THRESHOLD_KB", 4096) << 10;
+  static const size_t n = size_t(config::staging_threshold_kb.get()) << 10;
   return n;
 }
 

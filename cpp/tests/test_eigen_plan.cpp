@@ -138,19 +138,15 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_EQ(auto_pick(100, 100, DType::Complex64, true), EigMethod::XsyevBatched);
   EXPECT_EQ(auto_pick(100, 1, DType::Complex64, true), EigMethod::Syevd);
   // With vectors (sweep and probe of 2026-11-21): Jacobi for n <= 16, then the tridiagonal
-  // + QL kernel from the batch size where it beats the library (unless
-  // GPUARR_EIGH_AUTO_OWN_VECTORS=0: syevj n <= 32, XsyevBatched for batches, syevd for one).
-  const EigMethod tiny = own_vectors_in_auto() ? EigMethod::Own : EigMethod::Syevj;
+  // + QL kernel from the batch size where it beats the library.
   for (int64_t b : {1, 1000}) {
-    EXPECT_EQ(auto_pick(8, b, DType::Float32, true), tiny);
-    EXPECT_EQ(auto_pick(16, b, DType::Float64, true), tiny);
+    EXPECT_EQ(auto_pick(8, b, DType::Float32, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(16, b, DType::Float64, true), EigMethod::Own);
   }
-  if (own_vectors_in_auto()) {
-    EXPECT_EQ(auto_pick(45, 256, DType::Float32, true), EigMethod::Own);
-    EXPECT_EQ(auto_pick(100, 500, DType::Float32, true), EigMethod::Own);
-    EXPECT_EQ(auto_pick(32, 1000, DType::Float32, true), EigMethod::Own);
-    EXPECT_EQ(auto_pick(40, 1, DType::Float64, true), EigMethod::Own);
-  }
+  EXPECT_EQ(auto_pick(45, 256, DType::Float32, true), EigMethod::Own);
+  EXPECT_EQ(auto_pick(100, 500, DType::Float32, true), EigMethod::Own);
+  EXPECT_EQ(auto_pick(32, 1000, DType::Float32, true), EigMethod::Own);
+  EXPECT_EQ(auto_pick(40, 1, DType::Float64, true), EigMethod::Own);
   // Where the library wins even with the own kernel in "auto".
   EXPECT_EQ(auto_pick(17, 1, DType::Float32, true), EigMethod::Syevj);
   EXPECT_EQ(auto_pick(32, 100, DType::Float32, true), EigMethod::Syevj);
@@ -158,9 +154,6 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_EQ(auto_pick(100, 10, DType::Float32, true), EigMethod::XsyevBatched);
   EXPECT_EQ(auto_pick(100, 1, DType::Float32, true), EigMethod::Syevd);
   EXPECT_EQ(auto_pick(128, 1000, DType::Float32, true), EigMethod::XsyevBatched);
-  if (!own_vectors_in_auto()) {
-    EXPECT_EQ(auto_pick(45, 256, DType::Float32, true), EigMethod::XsyevBatched);
-  }
   EXPECT_EQ(auto_pick(129, 500, DType::Float32, true), EigMethod::XsyevBatched);
   EXPECT_EQ(auto_pick(129, 1, DType::Float32, true), EigMethod::Syevd);
   // Values only: unchanged (the tridiagonal + bisection kernel; syevd for one large matrix).
@@ -210,13 +203,3 @@ TEST(EigenPlan, ForcedMethods) {
   EXPECT_THROW(parse_eig_method("lapack"), ValueError);
 }
 
-TEST(EigenPlan, ThreadsOverride) {
-  EXPECT_EQ(threads_override(512, nullptr), 512);
-  EXPECT_EQ(threads_override(512, ""), 512);
-  EXPECT_EQ(threads_override(512, "256"), 256);
-  EXPECT_EQ(threads_override(512, "32"), 32);
-  EXPECT_EQ(threads_override(512, "100"), 512);
-  EXPECT_EQ(threads_override(512, "1024"), 512);
-  EXPECT_EQ(threads_override(128, "64x"), 128);
-  EXPECT_EQ(threads_override(128, "-64"), 128);
-}
