@@ -141,7 +141,7 @@ def _write_data(fid, arr, order):
     if not ok:
         _core._npy_write_array(fid.write, arr, order)
         return
-    if _save_method() == "host" and arr.nbytes <= _HOST_SAVE_MAX:
+    if arr.nbytes <= _HOST_SAVE_MAX:
         # One D2H into a new NumPy array (gpuarr's fast transfer path), then NumPy's own
         # one-call write, as numpy.save does for real files: on the H100 machine this beat
         # the chunked pinned staging with parallel pwrites (1.02 GB/s for 1 GiB, CuPy's
@@ -157,13 +157,8 @@ def _write_data(fid, arr, order):
 
 
 # Arrays up to this size are saved through one host copy (see _write_data); larger ones
-# (or all, with GPUARR_SAVE_METHOD=staged) through the pinned staging buffers.
+# through the pinned staging buffers.
 _HOST_SAVE_MAX = 8 << 30
-
-
-def _save_method():
-    m = os.environ.get("GPUARR_SAVE_METHOD", "host")
-    return m if m in ("host", "staged") else "host"
 
 
 def _unsupported_descr(header, allow_pickle):

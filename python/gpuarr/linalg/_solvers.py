@@ -12,7 +12,6 @@ computed in single precision (as CuPy): results agree with NumPy to float32 tole
 """
 
 import operator
-import os as _os
 import warnings
 from collections import namedtuple
 from math import inf
@@ -140,20 +139,16 @@ def inv(a):
     assert_stacked_square(a.shape)
     t = common_type(a.dtype)
     a = _cast(a, t)
-    # NaN propagation (NaN results for the matrices with a NaN) on the device in C++ (no
-    # full-size temporary); GPUARR_INV_NAN_PY=1: the former isnan/any/where in Python.
-    core_nan = not _INV_NAN_PY
+    # NaN results for the matrices with a NaN, set on the device in C++ (no full-size
+    # temporary).
     try:
-        r = _core._linalg_inv(a, True, core_nan)
+        r = _core._linalg_inv(a, True, True)
     except LinAlgError:
         if _all_finite(a):
             raise
         # NaN/inf input: NumPy returns, it does not raise
-        r = _core._linalg_inv(a, False, core_nan)
-    return r if core_nan else _nan_where_nan(a, r)
-
-
-_INV_NAN_PY = _os.environ.get("GPUARR_INV_NAN_PY", "") == "1"
+        r = _core._linalg_inv(a, False, True)
+    return r
 
 
 def _all_finite(a):
