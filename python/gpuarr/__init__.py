@@ -5,6 +5,8 @@ only results that reach the host (``item()``, ``float()``, printing, ``asnumpy``
 the device.
 """
 
+import typing as _typing
+
 import numpy as _numpy  # noqa: F401  (before the extension, which imports NumPy's modules)
 from gpuarr import _core
 from gpuarr._core import (
@@ -39,6 +41,12 @@ from gpuarr._ufuncs import (  # noqa: F401
     ufunc, clip, around, round, fix, angle, real, imag, result_type, can_cast, promote_types,
     finfo, iinfo, isdtype,
 )
+
+if _typing.TYPE_CHECKING:
+    # The ufuncs (gpuarr.add, gpuarr.sqrt, ...) are named from the extension's table when
+    # _ufuncs is imported; type checkers see them through this.
+    def __getattr__(name: str) -> ufunc: ...
+
 from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
 from gpuarr import linalg
 from gpuarr import random  # noqa: E402  (gpuarr.random)

@@ -8,10 +8,16 @@ float64, complex64 or complex128) and the per-axis plan (core/conv_plan.cpp).
 Integer inputs are computed in float64 and rounded back (exact while sums stay below 2**53).
 """
 
+from __future__ import annotations
+from typing import TYPE_CHECKING
+
 import numpy as _np
 
 from gpuarr import _core, _ufuncs
 from gpuarr import fft as _fft
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ndarray
 
 __all__ = ["convolve", "correlate"]
 
@@ -118,7 +124,7 @@ def _np_mode(mode):
     raise TypeError("convolve/correlate mode not understood")
 
 
-def convolve(a, v, mode="full"):
+def convolve(a: ndarray, v: ndarray, mode="full") -> ndarray:
     """Discrete linear convolution of two 1-d arrays (numpy.convolve), on the device."""
     _require_device(a, v, where="gpuarr.convolve")
     if a.ndim == 0:
@@ -135,7 +141,7 @@ def convolve(a, v, mode="full"):
     return _np_correlate(a, _reversed(v) if v.ndim == 1 else v, mode, False, "convolve")
 
 
-def correlate(a, v, mode="valid"):
+def correlate(a: ndarray, v: ndarray, mode="valid") -> ndarray:
     """Cross-correlation of two 1-d arrays (numpy.correlate: the second is conjugated)."""
     _require_device(a, v, where="gpuarr.correlate")
     return _np_correlate(a, v, mode, True, "correlate")

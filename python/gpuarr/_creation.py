@@ -1,17 +1,23 @@
 """Creation functions whose argument rules are NumPy's Python-level logic: arange,
 linspace, identity, and pinned host arrays. The values are computed on the device."""
 
+from __future__ import annotations
+
 import math
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core
 
+if TYPE_CHECKING:
+    from gpuarr._typing import AxisLike, DTypeLike, ShapeLike, ndarray
+
 _EXACT_KERNEL_KINDS = "iuf"
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype: DTypeLike = None) -> ndarray:
     """Evenly spaced values in [start, stop), as ``numpy.arange``."""
     if stop is None:
         start, stop = 0, start
@@ -43,7 +49,8 @@ def arange(start, stop=None, step=None, dtype=None):
     return out
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype: DTypeLike = None,
+             axis: AxisLike = 0):
     """``num`` evenly spaced samples over [start, stop], as ``numpy.linspace``."""
     num = operator.index(num)
     if num < 0:
@@ -82,12 +89,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return y
 
 
-def identity(n, dtype=None):
+def identity(n, dtype: DTypeLike = None) -> ndarray:
     """The ``n`` x ``n`` identity matrix."""
     return _core.eye(n, dtype=dtype)
 
 
-def empty_pinned(shape, dtype=float, order="C"):
+def empty_pinned(shape: ShapeLike, dtype: DTypeLike = float, order="C"):
     """An uninitialised NumPy array in pinned (page-locked) host memory: it copies to and
     from the device at full bus speed, and asynchronously when a stream is given."""
     dtype = _np.dtype(dtype)

@@ -3,10 +3,16 @@ where (one argument), compress, extract, place, take_along_axis, put_along_axis,
 ndarray methods take/put/nonzero/compress. The device work is advanced indexing in the C++
 core (gather/scatter kernels, CUB nonzero)."""
 
+from __future__ import annotations
+from typing import TYPE_CHECKING
+
 import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import ndarray as _ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, AxisLike, ndarray
 
 __all__ = [
     "take", "put", "nonzero", "argwhere", "flatnonzero", "where", "compress", "extract",
@@ -48,7 +54,10 @@ def _index_array(ind, casting):
     return _np.array(ind, dtype=_np.intp)
 
 
-def take(a, indices, axis=None, out=None, mode="raise"):
+def take(a: ArrayLike, indices: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+         mode="raise") -> ndarray:
+    """Take elements from an array along an axis (numpy.take); ``indices`` may be a host or
+    gpuarr array."""
     a = _as_device(a)
     if axis is None:
         a = _ravel(a)
@@ -70,7 +79,8 @@ def _cyclic(values, n):
     return values[_np.arange(n, dtype=_np.int64) % m]
 
 
-def put(a, ind, v, mode="raise"):
+def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode="raise"):
+    """Replace the elements at the given flat indices (numpy.put), in place."""
     if not isinstance(a, _ndarray):
         raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(a).__name__)
     ind = _index_array(ind, "safe")
@@ -89,11 +99,13 @@ def put(a, ind, v, mode="raise"):
     return None
 
 
-def nonzero(a):
+def nonzero(a: ArrayLike):
+    """The indices of the non-zero elements, one int64 array per dimension (numpy.nonzero)."""
     return _as_device(a).nonzero()
 
 
-def argwhere(a):
+def argwhere(a: ArrayLike) -> ndarray:
+    """The indices of the non-zero elements as an (N, ndim) int64 array (numpy.argwhere)."""
     a = _as_device(a)
     if a.ndim == 0:
         a = a.reshape(1)
@@ -101,11 +113,14 @@ def argwhere(a):
     return _core._nonzero_rows(a).T
 
 
-def flatnonzero(a):
+def flatnonzero(a: ArrayLike) -> ndarray:
+    """The indices of the non-zero elements of the flattened array (numpy.flatnonzero)."""
     return _ravel(_as_device(a)).nonzero()[0]
 
 
-def where(condition, x=None, y=None):
+def where(condition: ArrayLike, x: ArrayLike | None = None, y=None):
+    """``where(condition)`` is ``nonzero(condition)``; ``where(condition, x, y)`` picks from
+    ``x`` where ``condition`` is true, else from ``y`` (numpy.where)."""
     if x is None and y is None:
         return nonzero(condition)
     if x is None or y is None:
@@ -124,7 +139,9 @@ def _condition_indices(condition):
     return _np.nonzero(c)[0]
 
 
-def compress(condition, a, axis=None, out=None):
+def compress(condition: ArrayLike, a: ArrayLike, axis: AxisLike = None,
+             out: ndarray | None = None) -> ndarray:
+    """The slices of ``a`` along ``axis`` where ``condition`` is true (numpy.compress)."""
     a = _as_device(a)
     idx = _condition_indices(condition)
     if axis is None:
@@ -140,7 +157,8 @@ def compress(condition, a, axis=None, out=None):
     return res
 
 
-def extract(condition, arr):
+def extract(condition: ArrayLike, arr: ArrayLike) -> ndarray:
+    """The elements of ``arr`` where ``condition`` is non-zero, flattened (numpy.extract)."""
     arr = _as_device(arr)
     if isinstance(condition, _ndarray):
         idx = _ravel(condition).nonzero()[0]
@@ -149,7 +167,8 @@ def extract(condition, arr):
     return _core._take(_ravel(arr), idx, 0, "raise")
 
 
-def place(arr, mask, vals):
+def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike):
+    """Put ``vals`` (cycled) into ``arr`` where ``mask`` is true, in place (numpy.place)."""
     if not isinstance(arr, _ndarray):
         raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(arr).__name__)
     if isinstance(mask, _ndarray):
@@ -195,12 +214,16 @@ def _along_axis_args(arr, indices, axis):
     return arr, indices, _normalize_axis(axis, arr.ndim)
 
 
-def take_along_axis(arr, indices, axis=-1):
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: AxisLike = -1) -> ndarray:
+    """Take values along an axis at 1-d indices matched to ``arr``
+    (numpy.take_along_axis)."""
     arr, indices, axis = _along_axis_args(arr, indices, axis)
     return arr[_along_axis_index(arr.shape, indices, axis)]
 
 
-def put_along_axis(arr, indices, values, axis):
+def put_along_axis(arr: ArrayLike, indices: ArrayLike, values: ArrayLike, axis: AxisLike):
+    """Put values along an axis at 1-d indices matched to ``arr``, in place
+    (numpy.put_along_axis); ``axis=None`` needs a C-contiguous ``arr``."""
     if not isinstance(arr, _ndarray):
         raise TypeError("arr must be a gpuarr.ndarray")
     if axis is None:

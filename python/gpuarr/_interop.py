@@ -8,13 +8,19 @@ The protocols themselves (``ndarray.__dlpack__``, ``__dlpack_device__``,
 cpp/bindings/interop_bind.cpp.
 """
 
+from __future__ import annotations
+
 import builtins as _builtins
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _array_api, _core, _reductions, _ufuncs
 from gpuarr._core import ndarray as _ndarray
 from gpuarr.cuda import Device as _Device
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, ndarray
 
 __all__ = ["from_dlpack", "get_array_module", "allclose", "isclose", "array_equal",
            "array_equiv"]
@@ -53,7 +59,7 @@ def _on_device(ident, fn):
         return fn()
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
+def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     """A gpuarr array sharing ``x``'s memory, through DLPack (the Array API's
     ``from_dlpack``).
 
@@ -130,7 +136,8 @@ def _ufunc(name):
     return _ufuncs._UFUNCS[name]
 
 
-def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
+def isclose(a: ArrayLike, b: ArrayLike, rtol=1.e-5, atol=1.e-8,
+            equal_nan: bool = False) -> ndarray:
     """Elementwise ``|a - b| <= atol + rtol * |b|`` (infinities equal when of the same
     sign; NaNs equal only with ``equal_nan``), NumPy's ``isclose``. Host operands are copied
     to the device; the result is a gpuarr bool array (0-d for scalar inputs)."""
@@ -156,7 +163,8 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     return result
 
 
-def allclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
+def allclose(a: ArrayLike, b: ArrayLike, rtol=1.e-5, atol=1.e-8,
+             equal_nan: bool = False) -> ndarray:
     """Whether all elements are close (``isclose(...).all()``); a 0-d gpuarr bool array, as
     CuPy's, so that no host synchronization is forced (``bool()`` of it waits)."""
     return _reductions.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
@@ -166,7 +174,7 @@ def _false():
     return _core.asarray(False)
 
 
-def array_equal(a1, a2, equal_nan=False):
+def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> ndarray:
     """True (a 0-d gpuarr bool) when both have the same shape and elements; NaNs compare
     equal with ``equal_nan``. Host operands are copied to the device."""
     try:
@@ -182,7 +190,7 @@ def array_equal(a1, a2, equal_nan=False):
     return _reductions.all(eq)
 
 
-def array_equiv(a1, a2):
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> ndarray:
     """True (a 0-d gpuarr bool) when the shapes broadcast together and all elements are
     equal. Host operands are copied to the device."""
     try:

@@ -2,14 +2,20 @@
 semantics). ``matmul`` and the ``@`` operators are bound directly in C++
 (cpp/bindings/products_bind.cpp)."""
 
+from __future__ import annotations
+
 import operator
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
 from gpuarr import _core
 from gpuarr._core import matmul, ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, AxisLike, DTypeLike
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot",
            "einsum"]
@@ -27,29 +33,32 @@ def _finish(result, out):
     return out
 
 
-def dot(a, b, out=None):
+def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
     """numpy.dot."""
     return _finish(_core._dot(a, b), out)
 
 
-def vdot(a, b, /):
+def vdot(a: ArrayLike, b: ArrayLike, /) -> ndarray:
     """numpy.vdot: conjugates the first argument, flattens both."""
     return _core._vdot(a, b)
 
 
-def inner(a, b, /):
+def inner(a: ArrayLike, b: ArrayLike, /) -> ndarray:
+    """Inner product over the last axes (numpy.inner)."""
     return _core._inner(a, b)
 
 
-def outer(a, b, out=None):
+def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+    """Outer product of two arrays, flattened first (numpy.outer)."""
     return _finish(_core._outer(a, b), out)
 
 
-def kron(a, b):
+def kron(a: ArrayLike, b: ArrayLike) -> ndarray:
+    """Kronecker product (numpy.kron)."""
     return _core._kron(a, b)
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a: ArrayLike, b: ArrayLike, axes=2) -> ndarray:
     """numpy.tensordot: ``axes`` an int N (last N of a with first N of b) or a pair of
     sequences."""
     try:
@@ -83,7 +92,8 @@ def _numpy_cross_rejects_2d():
 _CROSS_REJECTS_2D = _numpy_cross_rejects_2d()
 
 
-def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+def cross(a: ArrayLike, b: ArrayLike, axisa=-1, axisb=-1, axisc=-1,
+          axis: AxisLike = None) -> ndarray:
     """numpy.cross: 3-vectors; 2-vectors as the installed NumPy does (deprecated in 2.0,
     an error from 2.5)."""
     if axis is not None:
@@ -109,7 +119,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return _core._cross(a_, b_, axisa, axisb, axisc)
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: AxisLike = -1) -> ndarray:
     """Array API vecdot: sum over ``axis`` of conj(x1) * x2, broadcasting the rest."""
     return _core._vecdot(x1, x2, axis)
 
@@ -130,7 +140,8 @@ def _sublist_to_str(sub):
     return "".join(chars)
 
 
-def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
+def einsum(*operands, out: ndarray | None = None, optimize=False, dtype: DTypeLike = None,
+           order="K", casting="safe"):
     """numpy.einsum: any subscripts NumPy accepts (also the interleaved form). ``optimize``
     (False/True/'greedy'/'optimal'/an explicit path) chooses left-to-right or greedy pairwise
     contraction order."""

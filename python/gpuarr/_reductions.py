@@ -3,13 +3,19 @@ argmax all any count_nonzero cumsum cumprod, the nan-variants, average, and the 
 cumulative_sum/cumulative_prod. Each calls one C++ reduction (cpp/ops/reduce.cuh); the
 statistics (mean, var, std) compose reductions with the elementwise engine."""
 
+from __future__ import annotations
+
 import operator
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core, _indexing, _shape_ops, _ufuncs
 from gpuarr._core import ndarray as _ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, AxisLike, DTypeLike, ndarray
 
 _py_sum = sum
 
@@ -85,34 +91,40 @@ def _simple(kind, a, axis, dtype, out, keepdims):
     return _finish(_core._reduce(kind, a, axis, keepdims), dtype, out)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+def sum(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarray | None = None,  # noqa: A001
+        keepdims: bool = False) -> ndarray:
     """Sum of array elements over the given axes (NumPy's accumulator dtypes)."""
     return _simple("sum", a, axis, dtype, out, keepdims)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+def prod(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarray | None = None,
+         keepdims: bool = False) -> ndarray:
     """Product of array elements over the given axes."""
     return _simple("prod", a, axis, dtype, out, keepdims)
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+def nansum(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+           out: ndarray | None = None, keepdims: bool = False) -> ndarray:
     """Sum treating NaNs as zero."""
     return _simple("nansum", a, axis, dtype, out, keepdims)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+def nanprod(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+            out: ndarray | None = None, keepdims: bool = False) -> ndarray:
     """Product treating NaNs as one."""
     return _simple("nanprod", a, axis, dtype, out, keepdims)
 
 
-def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def max(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
+        keepdims: bool = False) -> ndarray:
     """Maximum along the given axes; NaN propagates."""
     a = _as_array(a)
     _check_no_identity(a, axis, "maximum")
     return _finish(_core._reduce("max", _in_out_dtype(a, out), axis, keepdims), None, out)
 
 
-def min(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def min(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
+        keepdims: bool = False) -> ndarray:
     """Minimum along the given axes; NaN propagates."""
     a = _as_array(a)
     _check_no_identity(a, axis, "minimum")
@@ -140,17 +152,20 @@ def _nan_extremum(kind, ufunc_name, a, axis, out, keepdims):
     return _finish(r, None, out)
 
 
-def nanmax(a, axis=None, out=None, keepdims=False):
+def nanmax(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+           keepdims: bool = False) -> ndarray:
     """Maximum ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
     return _nan_extremum("nanmax", "fmax", a, axis, out, keepdims)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False):
+def nanmin(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+           keepdims: bool = False) -> ndarray:
     """Minimum ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
     return _nan_extremum("nanmin", "fmin", a, axis, out, keepdims)
 
 
-def ptp(a, axis=None, out=None, keepdims=False):
+def ptp(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+        keepdims: bool = False) -> ndarray:
     """Range (maximum - minimum) along the given axes."""
     a = _as_array(a)
     r = _ufuncs.subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
@@ -173,13 +188,15 @@ def _arg(kind, what, a, axis, out, keepdims):
     return r, out
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
+def argmax(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, *,
+           keepdims: bool = False) -> ndarray:
     """Indices of the maximum values (first occurrence; NaN counts as the maximum)."""
     r, out = _arg("argmax", "argmax", a, axis, out, keepdims)
     return _finish(r, None, out)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
+def argmin(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, *,
+           keepdims: bool = False) -> ndarray:
     """Indices of the minimum values (first occurrence; NaN counts as the minimum)."""
     r, out = _arg("argmin", "argmin", a, axis, out, keepdims)
     return _finish(r, None, out)
@@ -192,27 +209,31 @@ def _nanarg(kind, a, axis, out, keepdims):
     return _finish(r, None, out)
 
 
-def nanargmax(a, axis=None, out=None, *, keepdims=False):
+def nanargmax(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, *,
+              keepdims: bool = False) -> ndarray:
     """argmax ignoring NaNs; ValueError for an all-NaN slice."""
     return _nanarg("nanargmax", a, axis, out, keepdims)
 
 
-def nanargmin(a, axis=None, out=None, *, keepdims=False):
+def nanargmin(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, *,
+              keepdims: bool = False) -> ndarray:
     """argmin ignoring NaNs; ValueError for an all-NaN slice."""
     return _nanarg("nanargmin", a, axis, out, keepdims)
 
 
-def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def all(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
+        keepdims: bool = False) -> ndarray:
     """True where every element along the axes is true."""
     return _finish(_core._reduce("all", _as_array(a), axis, keepdims), None, out)
 
 
-def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def any(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
+        keepdims: bool = False) -> ndarray:
     """True where any element along the axes is true."""
     return _finish(_core._reduce("any", _as_array(a), axis, keepdims), None, out)
 
 
-def count_nonzero(a, axis=None, *, keepdims=False):
+def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> ndarray:
     """Number of non-zero elements (int64)."""
     a = _as_array(a)
     return _core._reduce("sum", _ufuncs.not_equal(a, 0) if a.dtype != _np.bool_ else a, axis, keepdims)
@@ -231,7 +252,8 @@ def _mean_dtype(a, dtype):
     return a.dtype, a.dtype
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+def mean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarray | None = None,
+         keepdims: bool = False) -> ndarray:
     """Arithmetic mean (float64 for integers; float16 accumulates in float32)."""
     a = _as_array(a)
     _strict_axes(a, axis)
@@ -285,7 +307,8 @@ def max_int(v):
     return v if v > 0 else 0
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def var(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarray | None = None,
+        ddof: float = 0, keepdims: bool = False, *, correction=None) -> ndarray:
     """Variance (``ddof``, or the Array API's ``correction``)."""
     if correction is not None:
         ddof = correction
@@ -293,7 +316,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return _finish(r, res if r.dtype != res else None, out)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def std(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarray | None = None,
+        ddof: float = 0, keepdims: bool = False, *, correction=None) -> ndarray:
     """Standard deviation (square root of ``var``)."""
     if correction is not None:
         ddof = correction
@@ -302,7 +326,8 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return _finish(r, res if r.dtype != res else None, out)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+def nanmean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+            out: ndarray | None = None, keepdims: bool = False) -> ndarray:
     """Mean ignoring NaNs; an all-NaN slice gives NaN with a RuntimeWarning."""
     a = _as_array(a)
     if a.dtype.kind in "biu":
@@ -320,7 +345,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return _finish(r, None, out)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def nanvar(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+           out: ndarray | None = None, ddof: float = 0, keepdims: bool = False) -> ndarray:
     """Variance ignoring NaNs."""
     a = _as_array(a)
     if a.dtype.kind in "biu":
@@ -329,7 +355,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _finish(r, res if r.dtype != res else None, out)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def nanstd(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+           out: ndarray | None = None, ddof: float = 0, keepdims: bool = False) -> ndarray:
     """Standard deviation ignoring NaNs."""
     a = _as_array(a)
     if a.dtype.kind in "biu":
@@ -339,7 +366,8 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _finish(r, res if r.dtype != res else None, out)
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+def average(a: ArrayLike, axis: AxisLike = None, weights: ArrayLike | None = None, returned=False,
+            *, keepdims: bool = False):
     """Weighted average (NumPy's ``average``)."""
     a = _as_array(a)
     if weights is None:
@@ -392,21 +420,27 @@ def _scan(a, axis, dtype, out, product, skip_nan):
     return _finish(r, dtype, out)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
+def cumsum(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+           out: ndarray | None = None) -> ndarray:
     """Cumulative sum (flattened when axis is None)."""
     return _scan(a, axis, dtype, out, False, False)
 
 
-def cumprod(a, axis=None, dtype=None, out=None):
+def cumprod(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+            out: ndarray | None = None) -> ndarray:
     """Cumulative product (flattened when axis is None)."""
     return _scan(a, axis, dtype, out, True, False)
 
 
-def nancumsum(a, axis=None, dtype=None, out=None):
+def nancumsum(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+              out: ndarray | None = None) -> ndarray:
+    """Cumulative sum treating NaNs as zero (numpy.nancumsum)."""
     return _scan(a, axis, dtype, out, False, True)
 
 
-def nancumprod(a, axis=None, dtype=None, out=None):
+def nancumprod(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
+               out: ndarray | None = None) -> ndarray:
+    """Cumulative product treating NaNs as one (numpy.nancumprod)."""
     return _scan(a, axis, dtype, out, True, True)
 
 
@@ -426,12 +460,14 @@ def _cumulative(a, axis, dtype, include_initial, product):
     return r
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_sum(x: ArrayLike, /, *, axis: AxisLike = None, dtype: DTypeLike = None,
+                   include_initial: bool = False) -> ndarray:
     """The Array API's cumulative sum."""
     return _cumulative(x, axis, dtype, include_initial, False)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_prod(x: ArrayLike, /, *, axis: AxisLike = None, dtype: DTypeLike = None,
+                    include_initial: bool = False) -> ndarray:
     """The Array API's cumulative product."""
     return _cumulative(x, axis, dtype, include_initial, True)
 

@@ -4,14 +4,20 @@ broadcast_to, split, flip, rot90, diagonal, ...), copies otherwise. Layout arith
 in the C++ core (``_core._squeeze``, ``_core._diagonal``, ...); joins assign each input
 into a slice of the result (one copy kernel per input, no host round trip)."""
 
+from __future__ import annotations
+
 import builtins
 import itertools
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core, _creation
 from gpuarr._core import ndarray as _ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, AxisLike, DTypeLike, ShapeLike, ndarray
 
 _asarray = _core.asarray
 
@@ -29,7 +35,8 @@ def _is_view_of(r, a):
 # --- reshaping ---------------------------------------------------------------------------
 
 
-def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+def reshape(a: ArrayLike, /, shape: ShapeLike | None = None, order="C", *, newshape=None,
+            copy=None) -> ndarray:
     """numpy.reshape: a view whenever one is possible, else a copy."""
     if newshape is not None:
         if shape is not None:
@@ -89,7 +96,7 @@ def flatten(a, order="C"):
     return _flatten_copy(a, _resolve_order(a, order))
 
 
-def ravel(a, order="C"):
+def ravel(a: ArrayLike, order="C") -> ndarray:
     """numpy.ravel: a view when the array is contiguous in the requested order."""
     a = _arr(a)
     order = _resolve_order(a, order)
@@ -103,23 +110,28 @@ def ravel(a, order="C"):
     return _flatten_copy(a, order)
 
 
-def transpose(a, axes=None):
+def transpose(a: ArrayLike, axes=None) -> ndarray:
+    """Permute the axes (numpy.transpose); a view."""
     return _arr(a).transpose(axes)
 
 
-def permute_dims(a, /, axes):
+def permute_dims(a: ArrayLike, /, axes) -> ndarray:
+    """Permute the axes (the Array API's ``permute_dims``); a view."""
     return _arr(a).transpose(axes)
 
 
-def swapaxes(a, axis1, axis2):
+def swapaxes(a: ArrayLike, axis1, axis2) -> ndarray:
+    """Interchange two axes (numpy.swapaxes); a view."""
     return _core._swapaxes(_arr(a), operator.index(axis1), operator.index(axis2))
 
 
-def moveaxis(a, source, destination):
+def moveaxis(a: ArrayLike, source, destination) -> ndarray:
+    """Move axes to new positions (numpy.moveaxis); a view."""
     return _core._moveaxis(_arr(a), source, destination)
 
 
-def matrix_transpose(x, /):
+def matrix_transpose(x: ArrayLike, /) -> ndarray:
+    """Transpose the last two axes (numpy.matrix_transpose); a view."""
     x = _arr(x)
     if x.ndim < 2:
         raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
@@ -132,11 +144,13 @@ def _mT(self):
     return _core._swapaxes(self, -1, -2)
 
 
-def expand_dims(a, axis):
+def expand_dims(a: ArrayLike, axis: AxisLike) -> ndarray:
+    """Insert axes of length one (numpy.expand_dims); a view."""
     return _core._expand_dims(_arr(a), axis)
 
 
-def squeeze(a, axis=None):
+def squeeze(a: ArrayLike, axis: AxisLike = None) -> ndarray:
+    """Remove axes of length one (numpy.squeeze); a view."""
     return _core._squeeze(_arr(a), axis)
 
 
@@ -144,10 +158,11 @@ def squeeze(a, axis=None):
 
 
 def broadcast_shapes(*args):
+    """The shape that the given shapes broadcast to (numpy.broadcast_shapes)."""
     return _core._broadcast_shapes(*[(s,) if isinstance(s, int) else s for s in args])
 
 
-def broadcast_to(array, shape, subok=False):
+def broadcast_to(array: ArrayLike, shape: ShapeLike, subok=False) -> ndarray:
     """A view with zero strides along the broadcast axes (gpuarr arrays have no writeable
     flag: do not write to it)."""
     if isinstance(shape, int):
@@ -156,6 +171,8 @@ def broadcast_to(array, shape, subok=False):
 
 
 def broadcast_arrays(*args, subok=False):
+    """Broadcast arrays against each other (numpy.broadcast_arrays); views (gpuarr arrays
+    have no writeable flag: writing to them is not refused)."""
     arrays = [_arr(a) for a in args]
     shape = _core._broadcast_shapes(*[a.shape for a in arrays])
     if all(a.shape == shape for a in arrays):
@@ -164,6 +181,7 @@ def broadcast_arrays(*args, subok=False):
 
 
 def atleast_1d(*arys):
+    """Views with at least one dimension (numpy.atleast_1d)."""
     res = []
     for a in arys:
         a = _arr(a)
@@ -174,6 +192,7 @@ def atleast_1d(*arys):
 
 
 def atleast_2d(*arys):
+    """Views with at least two dimensions (numpy.atleast_2d)."""
     res = []
     for a in arys:
         a = _arr(a)
@@ -186,6 +205,7 @@ def atleast_2d(*arys):
 
 
 def atleast_3d(*arys):
+    """Views with at least three dimensions (numpy.atleast_3d)."""
     res = []
     for a in arys:
         a = _arr(a)
@@ -209,7 +229,8 @@ def _check_cast(from_dt, to_dt, casting):
             f"'{casting}'")
 
 
-def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+def concatenate(arrays, /, axis: AxisLike = 0, out: ndarray | None = None, *,
+                dtype: DTypeLike = None, casting="same_kind") -> ndarray:
     """numpy.concatenate: result dtype is the result_type of the inputs (or ``dtype``)."""
     if out is not None and dtype is not None:
         raise TypeError(
@@ -242,12 +263,14 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     return _core._concatenate(arrs, axis, dt)
 
 
-def concat(arrays, /, *, axis=0):
+def concat(arrays, /, *, axis: AxisLike = 0) -> ndarray:
     """Array API concat."""
     return concatenate(arrays, axis=axis)
 
 
-def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+def stack(arrays, axis: AxisLike = 0, out: ndarray | None = None, *, dtype: DTypeLike = None,
+          casting="same_kind") -> ndarray:
+    """Join arrays along a new axis (numpy.stack)."""
     arrs = [_arr(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to stack")
@@ -267,14 +290,16 @@ def _seq(tup, name):
     return list(tup)
 
 
-def vstack(tup, *, dtype=None, casting="same_kind"):
+def vstack(tup, *, dtype: DTypeLike = None, casting="same_kind") -> ndarray:
+    """Stack arrays row-wise (numpy.vstack)."""
     arrs = atleast_2d(*_seq(tup, "vstack"))
     if not isinstance(arrs, tuple):
         arrs = (arrs,)
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
-def hstack(tup, *, dtype=None, casting="same_kind"):
+def hstack(tup, *, dtype: DTypeLike = None, casting="same_kind") -> ndarray:
+    """Stack arrays column-wise (numpy.hstack)."""
     arrs = atleast_1d(*_seq(tup, "hstack"))
     if not isinstance(arrs, tuple):
         arrs = (arrs,)
@@ -283,14 +308,16 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate(arrs, 1, dtype=dtype, casting=casting)
 
 
-def dstack(tup):
+def dstack(tup) -> ndarray:
+    """Stack arrays along the third axis (numpy.dstack)."""
     arrs = atleast_3d(*_seq(tup, "dstack"))
     if not isinstance(arrs, tuple):
         arrs = (arrs,)
     return concatenate(arrs, 2)
 
 
-def column_stack(tup):
+def column_stack(tup) -> ndarray:
+    """Stack 1-d arrays as columns of a 2-d array (numpy.column_stack)."""
     arrays = []
     for v in _seq(tup, "column_stack"):
         arr = _arr(v)
@@ -303,7 +330,8 @@ def column_stack(tup):
 # --- splitting ---------------------------------------------------------------------------
 
 
-def array_split(ary, indices_or_sections, axis=0):
+def array_split(ary: ArrayLike, indices_or_sections, axis: AxisLike = 0):
+    """Split into sub-arrays, possibly of unequal size (numpy.array_split); views."""
     ary = _arr(ary)
     axis = operator.index(axis)
     try:
@@ -323,7 +351,8 @@ def array_split(ary, indices_or_sections, axis=0):
             for i in range(len(div_points) - 1)]
 
 
-def split(ary, indices_or_sections, axis=0):
+def split(ary: ArrayLike, indices_or_sections, axis: AxisLike = 0):
+    """Split into equal sub-arrays or at given indices (numpy.split); views."""
     try:
         len(indices_or_sections)
     except TypeError:
@@ -334,21 +363,24 @@ def split(ary, indices_or_sections, axis=0):
     return array_split(ary, indices_or_sections, axis)
 
 
-def hsplit(ary, indices_or_sections):
+def hsplit(ary: ArrayLike, indices_or_sections):
+    """Split column-wise (numpy.hsplit); views."""
     ary = _arr(ary)
     if ary.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
 
 
-def vsplit(ary, indices_or_sections):
+def vsplit(ary: ArrayLike, indices_or_sections):
+    """Split row-wise (numpy.vsplit); views."""
     ary = _arr(ary)
     if ary.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return split(ary, indices_or_sections, 0)
 
 
-def dsplit(ary, indices_or_sections):
+def dsplit(ary: ArrayLike, indices_or_sections):
+    """Split along the third axis (numpy.dsplit); views."""
     ary = _arr(ary)
     if ary.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
@@ -358,7 +390,8 @@ def dsplit(ary, indices_or_sections):
 # --- tiling and repeating ----------------------------------------------------------------
 
 
-def tile(A, reps):
+def tile(A: ArrayLike, reps) -> ndarray:
+    """Repeat an array the given number of times per axis (numpy.tile)."""
     A = _arr(A)
     try:
         reps = tuple(operator.index(r) for r in reps)
@@ -376,7 +409,7 @@ def _host_repeats(repeats):
     return r
 
 
-def repeat(a, repeats, axis=None):
+def repeat(a: ArrayLike, repeats, axis: AxisLike = None) -> ndarray:
     """numpy.repeat: a scalar count is one broadcasting copy; per-element counts become a
     gather through an index vector built on the host (device counts are read back once)."""
     a = _arr(a)
@@ -414,7 +447,8 @@ def repeat(a, repeats, axis=None):
 # --- reordering --------------------------------------------------------------------------
 
 
-def flip(m, axis=None):
+def flip(m: ArrayLike, axis: AxisLike = None) -> ndarray:
+    """Reverse the order of elements along the given axes (numpy.flip); a view."""
     m = _arr(m)
     if axis is None:
         key = (slice(None, None, -1),) * m.ndim
@@ -424,21 +458,23 @@ def flip(m, axis=None):
     return m[key]
 
 
-def fliplr(m):
+def fliplr(m: ArrayLike) -> ndarray:
+    """Reverse the columns (numpy.fliplr); a view."""
     m = _arr(m)
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     return m[:, ::-1]
 
 
-def flipud(m):
+def flipud(m: ArrayLike) -> ndarray:
+    """Reverse the rows (numpy.flipud); a view."""
     m = _arr(m)
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
     return m[::-1, ...]
 
 
-def roll(a, shift, axis=None):
+def roll(a: ArrayLike, shift, axis: AxisLike = None) -> ndarray:
     """numpy.roll: a copy made of two slice assignments per rolled axis."""
     a = _arr(a)
     if axis is None:
@@ -463,7 +499,8 @@ def roll(a, shift, axis=None):
     return result
 
 
-def rot90(m, k=1, axes=(0, 1)):
+def rot90(m: ArrayLike, k=1, axes=(0, 1)) -> ndarray:
+    """Rotate by 90 degrees in the plane of two axes (numpy.rot90); a view."""
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
@@ -487,7 +524,7 @@ def rot90(m, k=1, axes=(0, 1)):
 # --- diagonals and triangles -------------------------------------------------------------
 
 
-def diagonal(a, offset=0, axis1=0, axis2=1):
+def diagonal(a: ArrayLike, offset=0, axis1=0, axis2=1) -> ndarray:
     """A view (NumPy 2's is read-only; gpuarr's is writeable)."""
     return _core._diagonal(_arr(a), operator.index(offset), operator.index(axis1),
                            operator.index(axis2))
@@ -501,7 +538,8 @@ def _diag_from_1d(v, k):
     return res
 
 
-def diag(v, k=0):
+def diag(v: ArrayLike, k=0) -> ndarray:
+    """Extract a diagonal or build a diagonal array (numpy.diag)."""
     v = _arr(v)
     k = operator.index(k)
     if v.ndim == 1:
@@ -511,11 +549,13 @@ def diag(v, k=0):
     raise ValueError("Input must be 1- or 2-d.")
 
 
-def diagflat(v, k=0):
+def diagflat(v: ArrayLike, k=0) -> ndarray:
+    """A 2-d array with the flattened input on a diagonal (numpy.diagflat)."""
     return _diag_from_1d(ravel(_arr(v)), operator.index(k))
 
 
-def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+def trace(a: ArrayLike, offset=0, axis1=0, axis2=1, dtype: DTypeLike = None,
+          out: ndarray | None = None) -> ndarray:
     """Sum along diagonals; the sum is the reductions area's ndarray.sum."""
     return diagonal(a, offset, axis1, axis2).sum(-1, dtype=dtype, out=out)
 
@@ -530,11 +570,13 @@ def _triangle(m, k, lower):
     return _core._triangle(m, k, lower)
 
 
-def triu(m, k=0):
+def triu(m: ArrayLike, k=0) -> ndarray:
+    """Upper triangle of an array, or of each matrix in a stack (numpy.triu)."""
     return _triangle(m, k, False)
 
 
-def tril(m, k=0):
+def tril(m: ArrayLike, k=0) -> ndarray:
+    """Lower triangle of an array, or of each matrix in a stack (numpy.tril)."""
     return _triangle(m, k, True)
 
 
@@ -542,6 +584,7 @@ def tril(m, k=0):
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate matrices from coordinate vectors (numpy.meshgrid)."""
     ndim = len(xi)
     if indexing not in ["xy", "ij"]:
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
@@ -557,7 +600,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     return tuple(output)
 
 
-def indices(dimensions, dtype=int, sparse=False):
+def indices(dimensions, dtype: DTypeLike = int, sparse=False):
+    """An array of the indices of a grid (numpy.indices)."""
     dimensions = tuple(dimensions)
     n = len(dimensions)
     shape = (1,) * n
@@ -574,7 +618,9 @@ def indices(dimensions, dtype=int, sparse=False):
     return res
 
 
-def asfortranarray(a, dtype=None, *, like=None):
+def asfortranarray(a: ArrayLike, dtype: DTypeLike = None, *, like=None) -> ndarray:
+    """An array laid out in Fortran order (numpy.asfortranarray); ``like`` is not
+    supported."""
     a = _core.array(a, dtype=dtype, copy=False, order="F")
     if a.ndim == 0:  # NumPy's ndmin=1: shape (1,), stride itemsize (the stride is not 0)
         a = _core._strided_view(a, (1,), (a.itemsize,), 0)

@@ -9,14 +9,20 @@ their contract (CuPy does the same). Small host-side computations (bin edges, qu
 indices) run NumPy itself on a handful of values so that the rules are NumPy's.
 """
 
+from __future__ import annotations
+
 import operator
 import warnings
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import ndarray as _ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, AxisLike, ndarray
 
 __all__ = [
     "sort", "argsort", "lexsort", "searchsorted", "partition", "argpartition", "unique",
@@ -38,12 +44,16 @@ def _check_order(order):
 # --- sort / argsort ---------------------------------------------------------------------
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+def sort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None) -> ndarray:
+    """A sorted copy (numpy.sort); ``kind`` and ``stable`` are accepted and ignored, NaNs sort
+    last."""
     _check_order(order)
     return _core._sort(_as(a), axis)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+def argsort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None) -> ndarray:
+    """The indices that sort an array (numpy.argsort); always stable (``kind`` and ``stable``
+    are accepted and ignored)."""
     _check_order(order)
     a = _as(a)
     if a.ndim == 0 and axis is not None:
@@ -84,13 +94,17 @@ def _partition_args(a, kth, axis):
     return a, axis
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
+def partition(a: ArrayLike, kth, axis: AxisLike = -1, kind="introselect", order=None) -> ndarray:
+    """A partitioned copy (numpy.partition); sorts fully, which meets the contract."""
     _check_order(order)
     a, axis = _partition_args(a, kth, axis)
     return _core._sort(a, axis)
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+def argpartition(a: ArrayLike, kth, axis: AxisLike = -1, kind="introselect",
+                 order=None) -> ndarray:
+    """Indices that partition an array (numpy.argpartition); sorts fully, which meets the
+    contract."""
     _check_order(order)
     a, axis = _partition_args(a, kth, axis)
     return _core._argsort(a, axis)
@@ -106,7 +120,8 @@ def _method_argpartition(self, kth, axis=-1, kind="introselect", order=None):
     return argpartition(self, kth, axis, kind, order)
 
 
-def lexsort(keys, axis=-1):
+def lexsort(keys, axis: AxisLike = -1) -> ndarray:
+    """Indirect stable sort by several keys, the last key primary (numpy.lexsort)."""
     if isinstance(keys, _ndarray):
         if keys.ndim == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -129,7 +144,8 @@ def lexsort(keys, axis=-1):
 # --- searchsorted -----------------------------------------------------------------------
 
 
-def searchsorted(a, v, side="left", sorter=None):
+def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter=None) -> ndarray:
+    """Indices where ``v`` would be inserted to keep ``a`` sorted (numpy.searchsorted)."""
     a = _as(a)
     if side not in ("left", "right"):
         raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
@@ -162,8 +178,12 @@ def _method_searchsorted(self, v, side="left", sorter=None):
 # --- unique -----------------------------------------------------------------------------
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
-           *, equal_nan=True, sorted=True):
+def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: AxisLike = None, *, equal_nan: bool = True,
+           sorted=True):
+    """The sorted unique elements, with optional indices, inverse and counts (numpy.unique).
+    
+    Only ``axis=None`` (or axis 0 of a 1-d array) is supported."""
     ar = _as(ar)
     if axis is not None:
         ax = _np.lib.array_utils.normalize_axis_index(axis, ar.ndim)
@@ -189,21 +209,26 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def unique_values(x):
+def unique_values(x: ArrayLike) -> ndarray:
+    """The unique elements (the Array API's ``unique_values``)."""
     return unique(x, equal_nan=False)
 
 
-def unique_counts(x):
+def unique_counts(x: ArrayLike):
+    """The unique elements and their counts (the Array API's ``unique_counts``)."""
     v, c = unique(x, return_counts=True, equal_nan=False)
     return UniqueCountsResult(v, c)
 
 
-def unique_inverse(x):
+def unique_inverse(x: ArrayLike):
+    """The unique elements and the inverse indices (the Array API's ``unique_inverse``)."""
     v, inv = unique(x, return_inverse=True, equal_nan=False)
     return UniqueInverseResult(v, inv)
 
 
-def unique_all(x):
+def unique_all(x: ArrayLike):
+    """The unique elements, first indices, inverse indices and counts (the Array API's
+    ``unique_all``)."""
     v, i, inv, c = unique(x, return_index=True, return_inverse=True, return_counts=True,
                           equal_nan=False)
     return UniqueAllResult(v, i, inv, c)
@@ -212,7 +237,8 @@ def unique_all(x):
 # --- counting ---------------------------------------------------------------------------
 
 
-def bincount(x, weights=None, minlength=0):
+def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0) -> ndarray:
+    """Count the occurrences of each non-negative integer, optionally weighted (numpy.bincount)."""
     x = _as(x)
     if x.ndim != 1:
         raise ValueError("object of too small depth for desired array" if x.ndim == 0
@@ -283,7 +309,10 @@ def _unsigned_subtract(a, b):
                         dtype=unsigned)
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):
+def histogram(a: ArrayLike, bins=10, range=None, density=None, weights: ArrayLike | None = None):
+    """Histogram of a dataset with NumPy's bin edges (numpy.histogram).
+    
+    String bin estimators and complex values or weights are not supported."""
     a = _as(a)
     if a.dtype.kind == "c":
         raise NotImplementedError("gpuarr.histogram of complex values is not supported")
@@ -327,7 +356,9 @@ def _finish(res, out):
     return res
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def median(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, overwrite_input=False,
+           keepdims: bool = False) -> ndarray:
+    """Median along the given axes (numpy.median); complex input is not supported."""
     a = _as(a)
     axes_arg, axes = _reduced_axes(a, axis)
     n = 1
@@ -532,7 +563,9 @@ def _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
     return _finish(res.reshape(q.shape + _out_shape(a, axes, keepdims)), out)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def nanmedian(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+              overwrite_input=False, keepdims: bool = False) -> ndarray:
+    """Median ignoring NaNs (numpy.nanmedian)."""
     a = _as(a)
     if a.dtype.kind != "f":  # no NaN possible (complex: as median, unsupported)
         return median(a, axis=axis, out=out, keepdims=keepdims)
@@ -576,26 +609,37 @@ def _quantile_driver(impl, percent, a, q, axis, out, method, keepdims, weights,
     return impl(a, q, axis, out, method, keepdims, weights, weak_q)
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, weights=None, interpolation=None):
+def quantile(a: ArrayLike, q: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+             overwrite_input=False, method="linear", keepdims: bool = False, *,
+             weights: ArrayLike | None = None, interpolation=None) -> ndarray:
+    """The q-th quantiles along the given axes (numpy.quantile), every ``method``; ``weights``
+    is not supported."""
     return _quantile_driver(_quantile_impl, False, a, q, axis, out, method, keepdims,
                             weights, interpolation)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False, *, weights=None, interpolation=None):
+def percentile(a: ArrayLike, q: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+               overwrite_input=False, method="linear", keepdims: bool = False, *,
+               weights: ArrayLike | None = None, interpolation=None) -> ndarray:
+    """The q-th percentiles along the given axes (numpy.percentile), every ``method``;
+    ``weights`` is not supported."""
     return _quantile_driver(_quantile_impl, True, a, q, axis, out, method, keepdims,
                             weights, interpolation)
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None, interpolation=None):
+def nanquantile(a: ArrayLike, q: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+                overwrite_input=False, method="linear", keepdims: bool = False, *,
+                weights: ArrayLike | None = None, interpolation=None) -> ndarray:
+    """The q-th quantiles ignoring NaNs (numpy.nanquantile); ``weights`` is not supported."""
     return _quantile_driver(_nan_quantile_impl, False, a, q, axis, out, method, keepdims,
                             weights, interpolation)
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, weights=None, interpolation=None):
+def nanpercentile(a: ArrayLike, q: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
+                  overwrite_input=False, method="linear", keepdims: bool = False, *,
+                  weights: ArrayLike | None = None, interpolation=None) -> ndarray:
+    """The q-th percentiles ignoring NaNs (numpy.nanpercentile); ``weights`` is not
+    supported."""
     return _quantile_driver(_nan_quantile_impl, True, a, q, axis, out, method, keepdims,
                             weights, interpolation)
 

@@ -5,10 +5,21 @@ The ufunc objects and the ndarray operators live in C++ (cpp/bindings/ufunc_bind
 module names them and adds the few functions NumPy defines in Python on top of ufuncs.
 """
 
+from __future__ import annotations
+from typing import TYPE_CHECKING
+
 import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import ndarray as _ndarray, ufunc
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, DTypeLike, ndarray
+
+if TYPE_CHECKING:
+    # The ufuncs are named from the extension's table below; type checkers see them here.
+    def __getattr__(name: str) -> ufunc: ...
+
 
 _UFUNCS = dict(_core._ufuncs)
 del _UFUNCS["where"]  # gpuarr.where is a function (one or three arguments)
@@ -42,7 +53,8 @@ ufunc_names = sorted(_UFUNCS) + [
     "bitwise_invert", "bitwise_not", "divmod"]
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):  # noqa: A002
+def clip(a: ArrayLike, a_min=None, a_max=None, out: ndarray | None = None, *, min=None, max=None,  # noqa: A002
+         **kwargs) -> ndarray:
     """Clip (limit) the values in an array (NumPy's ``clip``, including ``min=``/``max=``)."""
     if min is not None:
         a_min = min
@@ -57,7 +69,7 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs): 
     return _clip_ufunc(a, a_min, a_max, out=out, **kwargs)
 
 
-def around(a, decimals=0, out=None):
+def around(a: ArrayLike, decimals=0, out: ndarray | None = None) -> ndarray:
     """Round to the given number of decimals, half to even (NumPy's ``around``)."""
     a = _as_array(a)
     if decimals == 0 or a.dtype.kind in "biu":
@@ -84,12 +96,12 @@ def _abs_int(n):
 round = around  # noqa: A001
 
 
-def fix(x, out=None):
+def fix(x: ArrayLike, out: ndarray | None = None) -> ndarray:
     """Round towards zero (NumPy's ``fix``: floor for positive, ceil for negative values)."""
     return _UFUNCS["trunc"](x, out=out)
 
 
-def angle(z, deg=False):
+def angle(z, deg=False) -> ndarray:
     """The counterclockwise angle from the positive real axis, in radians (or degrees)."""
     z = _as_array(z)
     if z.dtype.kind == "c":
@@ -101,12 +113,12 @@ def angle(z, deg=False):
     return a
 
 
-def real(val):
+def real(val) -> ndarray:
     """The real part (a view for gpuarr arrays, as NumPy returns)."""
     return _as_array(val).real
 
 
-def imag(val):
+def imag(val) -> ndarray:
     """The imaginary part (a view for complex gpuarr arrays)."""
     return _as_array(val).imag
 
@@ -134,7 +146,7 @@ def promote_types(type1, type2):
     return _np.promote_types(type1, type2)
 
 
-def finfo(dtype):
+def finfo(dtype: DTypeLike):
     """numpy.finfo, also for gpuarr arrays."""
     return _np.finfo(_dtype_of(dtype))
 
@@ -144,7 +156,7 @@ def iinfo(int_type):
     return _np.iinfo(_dtype_of(int_type))
 
 
-def isdtype(dtype, kind):
+def isdtype(dtype: DTypeLike, kind):
     """The Array API's ``isdtype`` (NumPy's)."""
     return _np.isdtype(_dtype_of(dtype), kind)
 
@@ -162,7 +174,7 @@ def _ufunc_outer(self, A, B, **kwargs):
     return self(A.reshape(A.shape + (1,) * B.ndim), B, **kwargs)
 
 
-def divmod(x1, x2, /, out=(None, None)):  # noqa: A001
+def divmod(x1: ArrayLike, x2: ArrayLike, /, out=(None, None)):  # noqa: A001
     """``(floor_divide(x1, x2), remainder(x1, x2))`` as NumPy's ``divmod``."""
     q_out, r_out = (out if isinstance(out, tuple) else (out, None))
     return (_UFUNCS["floor_divide"](x1, x2, out=q_out), _UFUNCS["remainder"](x1, x2, out=r_out))

@@ -9,12 +9,18 @@ Inputs must be gpuarr arrays (TypeError otherwise, as CuPy): move host data with
 ``gpuarr.asarray``.
 """
 
+from __future__ import annotations
+
 import operator
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core, _shape_ops, _ufuncs
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ndarray
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -182,27 +188,31 @@ def _fft_1d(a, n, axis, norm, out, real, forward):
     return _raw_fft(a, _check_n(n), axis, real, forward, norm)
 
 
-def fft(a, n=None, axis=-1, norm=None, out=None):
+def fft(a: ndarray, n=None, axis: int = -1, norm=None, out: ndarray | None = None) -> ndarray:
     """1-d discrete Fourier transform (numpy.fft.fft)."""
     return _fft_1d(a, n, axis, norm, out, False, True)
 
 
-def ifft(a, n=None, axis=-1, norm=None, out=None):
+def ifft(a: ndarray, n=None, axis: int = -1, norm=None,
+         out: ndarray | None = None) -> ndarray:
     """1-d inverse discrete Fourier transform (numpy.fft.ifft)."""
     return _fft_1d(a, n, axis, norm, out, False, False)
 
 
-def rfft(a, n=None, axis=-1, norm=None, out=None):
+def rfft(a: ndarray, n=None, axis: int = -1, norm=None,
+         out: ndarray | None = None) -> ndarray:
     """1-d transform of real input, the n//2+1 non-negative frequencies (numpy.fft.rfft)."""
     return _fft_1d(a, n, axis, norm, out, True, True)
 
 
-def irfft(a, n=None, axis=-1, norm=None, out=None):
+def irfft(a: ndarray, n=None, axis: int = -1, norm=None,
+          out: ndarray | None = None) -> ndarray:
     """Inverse of rfft (numpy.fft.irfft): n real points, default 2*(m-1)."""
     return _fft_1d(a, n, axis, norm, out, True, False)
 
 
-def hfft(a, n=None, axis=-1, norm=None, out=None):
+def hfft(a: ndarray, n=None, axis: int = -1, norm=None,
+         out: ndarray | None = None) -> ndarray:
     """Transform of a Hermitian-symmetric signal (numpy.fft.hfft)."""
     _check_array(a)
     _no_out(out)
@@ -212,7 +222,8 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     return irfft(_ufuncs.conjugate(a), n, axis, norm=new_norm)
 
 
-def ihfft(a, n=None, axis=-1, norm=None, out=None):
+def ihfft(a: ndarray, n=None, axis: int = -1, norm=None,
+          out: ndarray | None = None) -> ndarray:
     """Inverse of hfft (numpy.fft.ihfft)."""
     _check_array(a)
     _no_out(out)
@@ -320,31 +331,31 @@ def _raw_fftnd(a, s, axes, function, norm):
     return a
 
 
-def fftn(a, s=None, axes=None, norm=None, out=None):
+def fftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """N-d discrete Fourier transform (numpy.fft.fftn)."""
     _check_array(a)
     _no_out(out)
     return _raw_fftnd(a, s, axes, fft, norm)
 
 
-def ifftn(a, s=None, axes=None, norm=None, out=None):
+def ifftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """N-d inverse discrete Fourier transform (numpy.fft.ifftn)."""
     _check_array(a)
     _no_out(out)
     return _raw_fftnd(a, s, axes, ifft, norm)
 
 
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+def fft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
     """2-d discrete Fourier transform (numpy.fft.fft2)."""
     return fftn(a, s, axes, norm, out)
 
 
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+def ifft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
     """2-d inverse discrete Fourier transform (numpy.fft.ifft2)."""
     return ifftn(a, s, axes, norm, out)
 
 
-def rfftn(a, s=None, axes=None, norm=None, out=None):
+def rfftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """N-d transform of real input (numpy.fft.rfftn)."""
     _check_array(a)
     _no_out(out)
@@ -361,12 +372,12 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     return a
 
 
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+def rfft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
     """2-d transform of real input (numpy.fft.rfft2)."""
     return rfftn(a, s, axes, norm, out)
 
 
-def irfftn(a, s=None, axes=None, norm=None, out=None):
+def irfftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """Inverse of rfftn (numpy.fft.irfftn)."""
     _check_array(a)
     _no_out(out)
@@ -376,26 +387,26 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
     return irfft(a, s[-1], axes[-1], norm)
 
 
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+def irfft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
     """Inverse of rfft2 (numpy.fft.irfft2)."""
     return irfftn(a, s, axes, norm, out)
 
 
-def fftfreq(n, d=1.0, *, device=None):
+def fftfreq(n, d=1.0, *, device=None) -> ndarray:
     """Sample frequencies of fft (numpy.fft.fftfreq), float64 on the device."""
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
     return _core.asarray(_np.fft.fftfreq(n, d))
 
 
-def rfftfreq(n, d=1.0, *, device=None):
+def rfftfreq(n, d=1.0, *, device=None) -> ndarray:
     """Sample frequencies of rfft (numpy.fft.rfftfreq), float64 on the device."""
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
     return _core.asarray(_np.fft.rfftfreq(n, d))
 
 
-def fftshift(x, axes=None):
+def fftshift(x: ndarray, axes=None) -> ndarray:
     """Moves the zero frequency to the centre (numpy.fft.fftshift)."""
     x = _check_array(x)
     if axes is None:
@@ -408,7 +419,7 @@ def fftshift(x, axes=None):
     return _shape_ops.roll(x, shift, axes)
 
 
-def ifftshift(x, axes=None):
+def ifftshift(x: ndarray, axes=None) -> ndarray:
     """Inverse of fftshift (numpy.fft.ifftshift)."""
     x = _check_array(x)
     if axes is None:

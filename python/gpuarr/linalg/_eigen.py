@@ -1,12 +1,18 @@
 """gpuarr.linalg eigen-solvers: eigh, eigvalsh, eig, eigvals (NumPy 2 semantics, batched
 over leading dimensions in C++; see cpp/ops/eigen_cusolver.cu and eigen_jacobi.cu)."""
 
+from __future__ import annotations
+
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core, _ufuncs
 from gpuarr._core import LinAlgError, ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, ndarray
 
 # NumPy 2's result types (named tuples with the same names and fields, so that results
 # compare equal to NumPy's).
@@ -48,7 +54,7 @@ def _eigh(a, UPLO, compute_v, method):
     return w, v
 
 
-def eigh(a, UPLO="L", *, _method="auto"):
+def eigh(a: ArrayLike, UPLO="L", *, _method="auto"):
     """numpy.linalg.eigh: eigenvalues (ascending) and eigenvectors (columns) of a stack of
     symmetric/Hermitian matrices; only the UPLO triangle is read. `_method` (private) forces
     "syevj", "xsyev_batched", "syevd", "own" (one block per matrix: Householder
@@ -59,7 +65,7 @@ def eigh(a, UPLO="L", *, _method="auto"):
     return EighResult(w, v)
 
 
-def eigvalsh(a, UPLO="L", *, _method="auto"):
+def eigvalsh(a: ArrayLike, UPLO="L", *, _method="auto") -> ndarray:
     """numpy.linalg.eigvalsh: the eigenvalues (ascending) of symmetric/Hermitian matrices."""
     w, _ = _eigh(a, UPLO, False, _method)
     return w
@@ -89,7 +95,7 @@ def _eig(a, compute_v):
 _EIG_ALWAYS_COMPLEX = _np.lib.NumpyVersion(_np.__version__) >= "2.5.0.dev0"
 
 
-def eig(a):
+def eig(a: ArrayLike):
     """numpy.linalg.eig: eigenvalues and right eigenvectors of general square matrices
     (cusolverDnXgeev). Real input gives complex results, or with NumPy < 2.5 real ones when
     every eigenvalue is real, as the installed NumPy does."""
@@ -97,7 +103,7 @@ def eig(a):
     return EigResult(w, v)
 
 
-def eigvals(a):
+def eigvals(a: ArrayLike) -> ndarray:
     """numpy.linalg.eigvals: the eigenvalues of general square matrices (unordered)."""
     w, _ = _eig(a, False)
     return w

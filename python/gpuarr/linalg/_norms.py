@@ -1,13 +1,19 @@
 """Vector and matrix norms: numpy.linalg.norm and the Array API's vector_norm / matrix_norm,
 each one C++ norm reduction (matrix 2-norms through the singular values)."""
 
+from __future__ import annotations
+
 import operator
 from math import inf
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, AxisLike, ndarray
 
 __all__ = ["norm", "matrix_norm", "vector_norm"]
 
@@ -36,7 +42,7 @@ def _svd_reduce(x, row_axis, col_axis, code):
     return _core._reduce_norm(s, (-1,), code, 0.0, False)
 
 
-def norm(x, ord=None, axis=None, keepdims=False):
+def norm(x: ArrayLike, ord=None, axis: AxisLike = None, keepdims: bool = False) -> ndarray:
     """numpy.linalg.norm: vector norms (ord None/2/1/inf/-inf/0/p) and matrix norms
     ('fro'/'nuc'/1/-1/2/-2/inf/-inf) over an int or a pair of axes."""
     if not isinstance(x, ndarray):
@@ -94,7 +100,8 @@ def _np_normalize(axis, nd):
     return axis % nd
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+def vector_norm(x: ArrayLike, /, *, axis: AxisLike = None, keepdims: bool = False,
+                ord=2) -> ndarray:
     """Array API vector_norm (axis None: over all elements)."""
     if not isinstance(x, ndarray):
         x = _core.asarray(x)
@@ -107,6 +114,6 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return _vector(x, axis, ord, keepdims)
 
 
-def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord="fro") -> ndarray:
     """Array API matrix_norm over the last two axes."""
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)

@@ -11,16 +11,22 @@ Unlike NumPy, which computes everything in double precision, float32/complex64 i
 computed in single precision (as CuPy): results agree with NumPy to float32 tolerance.
 """
 
+from __future__ import annotations
+
 import operator
 import warnings
 from collections import namedtuple
 from math import inf
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core, _indexing, _reductions, _shape_ops, _sorting, _ufuncs
 from gpuarr._core import LinAlgError, ndarray
 from gpuarr.linalg import _eigen, _norms
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, ndarray
 
 # NumPy 2's result types (named tuples with the same names and fields, so that results
 # compare equal to NumPy's).
@@ -116,7 +122,7 @@ def _batched_eye(batch, n, dt):
 
 
 # ---------------------------------------------------------------- LU family
-def det(a):
+def det(a: ArrayLike) -> ndarray:
     """numpy.linalg.det, batched."""
     a = _asarray(a)
     assert_stacked_square(a.shape)
@@ -124,7 +130,7 @@ def det(a):
     return _core._linalg_det(_cast(a, t))
 
 
-def slogdet(a):
+def slogdet(a: ArrayLike):
     """numpy.linalg.slogdet: SlogdetResult(sign, logabsdet); singular -> (0, -inf)."""
     a = _asarray(a)
     assert_stacked_square(a.shape)
@@ -133,7 +139,7 @@ def slogdet(a):
     return SlogdetResult(sign, logabs)
 
 
-def inv(a):
+def inv(a: ArrayLike) -> ndarray:
     """numpy.linalg.inv, batched; LinAlgError('Singular matrix')."""
     a = _asarray(a)
     assert_stacked_square(a.shape)
@@ -164,7 +170,7 @@ def _nan_where_nan(a, r):
     return _indexing.where(bad.reshape(bad.shape + (1,) * (r.ndim - bad.ndim)), _np.nan, r)
 
 
-def solve(a, b):
+def solve(a: ArrayLike, b: ArrayLike) -> ndarray:
     """numpy.linalg.solve with NumPy 2's rules for b: (M,) or (..., M, K)."""
     a = _asarray(a)
     assert_stacked_square(a.shape)
@@ -193,7 +199,7 @@ def _solve(a, b):
     return _nan_where_nan(a, x)
 
 
-def matrix_power(a, n):
+def matrix_power(a: ArrayLike, n) -> ndarray:
     """numpy.linalg.matrix_power (matmul by binary decomposition; inv for n < 0)."""
     a = _asarray(a)
     assert_stacked_square(a.shape)
@@ -223,7 +229,7 @@ def matrix_power(a, n):
     return result
 
 
-def tensorinv(a, ind=2):
+def tensorinv(a: ArrayLike, ind: int = 2) -> ndarray:
     """numpy.linalg.tensorinv."""
     a = _asarray(a)
     oldshape = a.shape
@@ -239,7 +245,7 @@ def tensorinv(a, ind=2):
     return ia.reshape(*invshape)
 
 
-def tensorsolve(a, b, axes=None):
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes=None) -> ndarray:
     """numpy.linalg.tensorsolve."""
     a = _asarray(a)
     b = _asarray(b)
@@ -265,7 +271,7 @@ def tensorsolve(a, b, axes=None):
 
 
 # ---------------------------------------------------------------- Cholesky, QR
-def cholesky(a, /, *, upper=False):
+def cholesky(a: ArrayLike, /, *, upper=False) -> ndarray:
     """numpy.linalg.cholesky (NumPy 2's upper=); reads only the lower (upper) triangle."""
     a = _asarray(a)
     assert_stacked_square(a.shape)
@@ -273,7 +279,7 @@ def cholesky(a, /, *, upper=False):
     return _core._linalg_cholesky(_cast(a, t), bool(upper))
 
 
-def qr(a, mode="reduced"):
+def qr(a: ArrayLike, mode="reduced"):
     """numpy.linalg.qr: modes 'reduced', 'complete', 'r', 'raw' (h transposed as NumPy)."""
     if mode not in ("reduced", "complete", "r", "raw"):
         if mode in ("f", "full"):
@@ -313,7 +319,7 @@ def qr(a, mode="reduced"):
 
 
 # ---------------------------------------------------------------- SVD family
-def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+def svd(a: ArrayLike, full_matrices=True, compute_uv=True, hermitian=False):
     """numpy.linalg.svd: SVDResult(U, S, Vh) or S; hermitian through eigh as NumPy."""
     a = _asarray(a)
     if hermitian:
@@ -355,7 +361,7 @@ def _svd_hermitian(a, compute_uv):
     return _sorting.sort(s, axis=-1)[..., ::-1]
 
 
-def svdvals(x, /):
+def svdvals(x: ArrayLike, /) -> ndarray:
     """numpy.linalg.svdvals: singular values, descending."""
     return svd(x, compute_uv=False, hermitian=False)
 
@@ -370,7 +376,7 @@ class _NoValue:
 _NO_VALUE = _NoValue()
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
+def pinv(a: ArrayLike, rcond=None, hermitian=False, *, rtol=_NO_VALUE) -> ndarray:
     """numpy.linalg.pinv (NumPy 2's rcond/rtol rules), batched, through the SVD."""
     a = _asarray(a)
     if rcond is None:
@@ -396,7 +402,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     return _core.matmul(_swap(vt), sinv[..., None] * _swap(u))
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+def matrix_rank(A: ArrayLike, tol=None, hermitian=False, *, rtol=None) -> ndarray:
     """numpy.linalg.matrix_rank: a 0-d (or batch-shaped) int64 array."""
     A = _asarray(A)
     if A.ndim < 2:
@@ -415,7 +421,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     return _reductions.count_nonzero(S > tol, axis=-1)
 
 
-def cond(x, p=None):
+def cond(x: ArrayLike, p=None) -> ndarray:
     """numpy.linalg.cond for every p (None/2/-2 through the SVD, else norm(x) * norm(inv(x)))."""
     x = _asarray(x)
     if x.size == 0 and _np.prod(x.shape[-2:]) == 0:
@@ -444,7 +450,7 @@ def _la_norm(x, p):
     return _norms.norm(x, p, axis=(-2, -1))
 
 
-def lstsq(a, b, rcond=None):
+def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
     """numpy.linalg.lstsq: (x, residuals, rank, s) through the SVD; rcond=None is
     eps * max(M, N) of the compute dtype."""
     a = _asarray(a)

@@ -46,6 +46,7 @@ def seed(seed=None):
 
 
 def reset_states():
+    """Forgets every device's RandomState (the next draw seeds a fresh one)."""
     _states.clear()
 
 
@@ -67,7 +68,10 @@ def _make_legacy(name):
         return method(get_random_state(), *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = method.__doc__
+    fn.__doc__ = (f"numpy.random.{name} on the device, drawn from the current device's "
+                  f"RandomState (``get_random_state().{name}``).")
+    if method.__doc__:
+        fn.__doc__ += "\n\n" + method.__doc__
     return fn
 
 

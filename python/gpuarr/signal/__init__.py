@@ -8,13 +8,19 @@ oaconvolve is fftconvolve (same result; no separate overlap-add path yet).
 Inputs must be gpuarr arrays: NumPy arrays raise TypeError (move them with gpuarr.asarray).
 """
 
+from __future__ import annotations
+
 import warnings as _warnings
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from gpuarr import _core, _ufuncs
 from gpuarr._convolve import (_direct, _inputs_swap_needed, _require_device, _reversed,
                               fftconvolve)
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ndarray
 
 __all__ = ["convolve2d", "correlate2d", "convolve", "correlate", "fftconvolve", "oaconvolve",
            "choose_conv_method"]
@@ -64,7 +70,7 @@ def _fill_scalar(fillvalue):
     return f.reshape(())[()]
 
 
-def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+def convolve2d(in1: ndarray, in2: ndarray, mode="full", boundary="fill", fillvalue=0) -> ndarray:
     """2-d convolution (scipy.signal.convolve2d) with mode and boundary handling."""
     _require_device(in1, in2, where="gpuarr.signal.convolve2d")
     if not in1.ndim == in2.ndim == 2:
@@ -74,7 +80,7 @@ def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     return _direct2d(in1, in2, mode, boundary, _fill_scalar(fillvalue), True, "convolve2d")
 
 
-def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+def correlate2d(in1: ndarray, in2: ndarray, mode="full", boundary="fill", fillvalue=0) -> ndarray:
     """2-d cross-correlation (scipy.signal.correlate2d); in2 is conjugated."""
     _require_device(in1, in2, where="gpuarr.signal.correlate2d")
     if not in1.ndim == in2.ndim == 2:
@@ -87,7 +93,7 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     return out[::-1, ::-1] if swapped else out
 
 
-def choose_conv_method(in1, in2, mode="full", measure=False):
+def choose_conv_method(in1: ndarray, in2: ndarray, mode="full", measure=False):
     """'direct' or 'fft' for convolve/correlate (scipy.signal.choose_conv_method)."""
     _require_device(in1, in2, where="gpuarr.signal.choose_conv_method")
     if measure:
@@ -104,7 +110,7 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
     return "direct"
 
 
-def convolve(in1, in2, mode="full", method="auto"):
+def convolve(in1: ndarray, in2: ndarray, mode="full", method="auto") -> ndarray:
     """N-d convolution (scipy.signal.convolve), method 'auto', 'direct' or 'fft'."""
     _require_device(in1, in2, where="gpuarr.signal.convolve")
     if in1.ndim == in2.ndim == 0:
@@ -137,7 +143,7 @@ def convolve(in1, in2, mode="full", method="auto"):
         raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
 
 
-def correlate(in1, in2, mode="full", method="auto"):
+def correlate(in1: ndarray, in2: ndarray, mode="full", method="auto") -> ndarray:
     """N-d cross-correlation (scipy.signal.correlate); in2 is conjugated."""
     _require_device(in1, in2, where="gpuarr.signal.correlate")
     if in1.ndim == in2.ndim == 0:
@@ -166,7 +172,7 @@ def correlate(in1, in2, mode="full", method="auto"):
         raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
 
 
-def oaconvolve(in1, in2, mode="full", axes=None):
+def oaconvolve(in1: ndarray, in2: ndarray, mode="full", axes=None) -> ndarray:
     """scipy.signal.oaconvolve's result, computed by fftconvolve (one FFT of the full size;
     a true overlap-add path for very unequal sizes is not implemented yet)."""
     _require_device(in1, in2, where="gpuarr.signal.oaconvolve")
