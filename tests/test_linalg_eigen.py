@@ -11,6 +11,7 @@ import pytest
 
 import gpuarr
 from conftest import gpu_test
+from gpuarr import _config
 
 LA = gpuarr.linalg
 EIGH_DTYPES = ["float32", "float64", "complex64", "complex128"]
@@ -459,9 +460,10 @@ def test_eig_nonfinite(fn, bad):
 
 
 # ---- "dc": own tridiagonal reduction + GPU divide and conquer (float64) --------------------
-# GPUARR_TRIDIAG_TAIL (read at each call) is the number of last columns the reduction leaves
-# to cusolverDnDsytrd (default 512): a small tail runs the own reduction kernels on small
-# matrices, several panels of 32 columns and the partial last panel included.
+# GPUARR_TRIDIAG_TAIL (overridden here for a scope) is the number of last columns the
+# reduction leaves to cusolverDnDsytrd (default 512): a small tail runs the own reduction
+# kernels on small matrices, several panels of 32 columns and the partial last panel
+# included.
 
 def _dc_eigh(a, uplo="L"):
     w, v, failed, used = gpuarr._core._eigh(gpuarr.asarray(a), uplo == "L", True, "dc")
@@ -473,14 +475,14 @@ def _dc_eigh(a, uplo="L"):
 @pytest.mark.parametrize("tail", ["1", "32", "100", "default"])
 @pytest.mark.parametrize("uplo", ["L", "U"])
 @pytest.mark.parametrize("n", [1, 2, 31, 33, 64, 65, 97, 130, 257, 600])
-def test_dc_own_reduction_sizes(rng, monkeypatch, tail, uplo, n):
-    if tail != "default":
-        monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", tail)
+def test_dc_own_reduction_sizes(rng, tail, uplo, n):
+    settings = {} if tail == "default" else {"GPUARR_TRIDIAG_TAIL": tail}
     a = _rand(rng, (n, n), "float64")  # not symmetric: only the named triangle is read
-    w, v = _dc_eigh(a, uplo)
-    _check_eigh(a, uplo, w, v, "float64")
-    w2 = LA.eigvalsh(gpuarr.asarray(a), UPLO=uplo, _method="dc")
-    _check_eigh(a, uplo, w2, None, "float64")
+    with _config.override(**settings):
+        w, v = _dc_eigh(a, uplo)
+        _check_eigh(a, uplo, w, v, "float64")
+        w2 = LA.eigvalsh(gpuarr.asarray(a), UPLO=uplo, _method="dc")
+        _check_eigh(a, uplo, w2, None, "float64")
 
 
 @gpu_test
@@ -490,6 +492,13 @@ def test_dc_default_tail_large(rng):
     a = _rand(rng, (n, n), "float64")
     w, v = _dc_eigh(a, "L")
     _check_eigh(a, "L", w, v, "float64")
+
+
+@pytest.fixture
+def small_tail():
+    """A 32-column tail: the own reduction kernels run on the small matrices below."""
+    with _config.override(GPUARR_TRIDIAG_TAIL=32):
+        yield
 
 
 def _spectrum_matrix(rng, n, kind):
@@ -508,8 +517,7 @@ def _spectrum_matrix(rng, n, kind):
 @gpu_test
 @pytest.mark.parametrize("kind", ["repeated", "cluster", "rank1", "graded", "wide"])
 @pytest.mark.parametrize("n", [70, 300])
-def test_dc_degenerate_spectra(rng, monkeypatch, kind, n):
-    monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", "32")
+def test_dc_degenerate_spectra(rng, small_tail, kind, n):
     a = _spectrum_matrix(rng, n, kind)
     w, v = _dc_eigh(a, "L")
     _check_eigh(a, "L", w, v, "float64")
@@ -517,9 +525,8 @@ def test_dc_degenerate_spectra(rng, monkeypatch, kind, n):
 
 @gpu_test
 @pytest.mark.parametrize("scale", [1e300, 1e200, 1e-200, 1e-300, 0.0])
-def test_dc_scaling(rng, monkeypatch, scale):
+def test_dc_scaling(rng, small_tail, scale):
     # Entries outside LAPACK's [rmin, rmax] are scaled in and the eigenvalues back out.
-    monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", "32")
     n = 120
     a = _rand(rng, (n, n), "float64")
     a = (a + a.T) / 4 * scale
@@ -536,9 +543,8 @@ def test_dc_scaling(rng, monkeypatch, scale):
 
 @gpu_test
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
-def test_dc_nonfinite_batch(rng, monkeypatch, bad):
+def test_dc_nonfinite_batch(rng, small_tail, bad):
     # One matrix of the batch holds a NaN/inf in its read triangle: NaN results for it only.
-    monkeypatch.setenv("GPUARR_TRIDIAG_TAIL", "32")
     a = _rand(rng, (3, 100, 100), "float64")
     a[1, 70, 3] = bad
     w, v = _dc_eigh(a, "L")
@@ -570,25 +576,10 @@ def test_dc_chosen_by_auto_for_large_float64(rng):
     np.testing.assert_allclose(gpuarr.asnumpy(w), w_ref, rtol=0, atol=1e-10 * scale * 10)
 
 
-# ---- cuSOLVER variants selected by environment variables (read at each call) -------------
-# GPUARR_SYEVD_API=legacy (cusolverDn?syevd / ?heevd instead of Xsyevd), GPUARR_SYEVD_HOST=
-# pinned, GPUARR_EIGH_PREPARE=block (the old one-block NaN check), GPUARR_GEEV_HOST=pageable,
-# GPUARR_GEEV_VR=alias: each must give NumPy's results.
-_EIGH_VARIANTS = [
-    {},
-    {"GPUARR_SYEVD_API": "legacy"},
-    {"GPUARR_SYEVD_API": "x", "GPUARR_SYEVD_HOST": "pinned"},
-    {"GPUARR_EIGH_PREPARE": "block"},
-    {"GPUARR_SYEVD_API": "legacy", "GPUARR_EIGH_PREPARE": "block"},
-]
-
-
+# ---- cuSOLVER's Xsyevd and Xgeev: NumPy's results, NaN handling --------------------------
 @gpu_test
-@pytest.mark.parametrize("env", _EIGH_VARIANTS, ids=lambda e: ",".join(f"{k[7:]}={v}" for k, v in e.items()) or "default")
 @pytest.mark.parametrize("dtype", EIGH_DTYPES)
-def test_eigh_syevd_variants(rng, monkeypatch, env, dtype):
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
+def test_eigh_syevd(rng, dtype):
     for n, uplo in ((1, "L"), (7, "U"), (64, "L"), (200, "U")):
         a = _rand(rng, (n, n), dtype)
         w, v = LA.eigh(gpuarr.asarray(a), UPLO=uplo, _method="syevd")
@@ -608,22 +599,11 @@ def test_eigh_syevd_variants(rng, monkeypatch, env, dtype):
     assert np.isfinite(w).all()
 
 
-_GEEV_VARIANTS = [
-    {},
-    {"GPUARR_GEEV_HOST": "pageable"},
-    {"GPUARR_GEEV_VR": "alias"},
-    {"GPUARR_GEEV_HOST": "pageable", "GPUARR_GEEV_VR": "alias"},
-]
-
-
 @gpu_test
-@pytest.mark.parametrize("env", _GEEV_VARIANTS, ids=lambda e: ",".join(f"{k[7:]}={v}" for k, v in e.items()) or "default")
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
-def test_eig_geev_variants(rng, monkeypatch, env, dtype):
+def test_eig_geev(rng, dtype):
     if not _routines()["xgeev"]:
         pytest.skip("cusolverDnXgeev not available")
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
     for shape in ((1, 1), (5, 5), (64, 64), (200, 200), (2, 17, 17)):
         a = _rand(rng, shape, dtype)
         _check_eig(a, LA.eigvals(gpuarr.asarray(a)), None, dtype)

@@ -11,6 +11,7 @@ import pytest
 
 import gpuarr
 from conftest import gpu_test
+from gpuarr import _config
 
 SIZES = [1, 2, 31, 33, 64, 65, 130, 511, 512, 513, 1100]
 EPS = {"float32": np.finfo(np.float32).eps, "float64": np.finfo(np.float64).eps}
@@ -30,12 +31,9 @@ def _backward_error(a, x, b):
 
 
 @pytest.fixture(params=["own", "cusolver"])
-def route(request, monkeypatch):
-    if request.param == "cusolver":
-        monkeypatch.setenv("GPUARR_LU_ROUTE", "cusolver")
-    else:
-        monkeypatch.delenv("GPUARR_LU_ROUTE", raising=False)
-    return request.param
+def route(request):
+    with _config.override(GPUARR_LU_ROUTE="auto" if request.param == "own" else "cusolver"):
+        yield request.param
 
 
 @gpu_test

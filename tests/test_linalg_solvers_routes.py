@@ -71,18 +71,15 @@ def test_det_routes_singular(rng, dt, shape):
         np.testing.assert_allclose(got[1:], np.linalg.det(a[1:].astype(np.float64)), rtol=tol)
 
 
-# ------------------------------------------------------------------ inv: trsm and getrs solves
+# ------------------------------------------------------------------ inv: the trsm solves
 @gpu_test
 @pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128"])
 @pytest.mark.parametrize("shape", [(1, 1), (2, 2), (17, 17), (65, 65), (300, 300), (2, 70, 70)],
                          ids=str)
-@pytest.mark.parametrize("solve", ["trsm", "getrs"])
-def test_inv_cusolver_route_solves(rng, monkeypatch, dt, shape, solve):
-    """One matrix (any n) and batches of n > 64 take cuSOLVER's getrf; the inverse then comes
-    from a permuted identity and two trsm (default) or from Xgetrs (GPUARR_INV_SOLVE=getrs).
-    General matrices, so that the row interchanges matter."""
-    if solve == "getrs":
-        monkeypatch.setenv("GPUARR_INV_SOLVE", "getrs")
+def test_inv_cusolver_route_solves(rng, dt, shape):
+    """One matrix (any n) and batches of n > 64 take the per-matrix LU; the inverse then
+    comes from a permuted identity and two trsm. General matrices, so that the row
+    interchanges matter."""
     x = rng.standard_normal(shape)
     if np.dtype(dt).kind == "c":
         x = x + 1j * rng.standard_normal(shape)

@@ -181,8 +181,7 @@ def test_2d_views_ints_mixed(rng, func):
                                         "full", "fill", 1 + 2j), ref, a, kc)
 
 
-# The register-blocked kernel (default) and the previous ones (GPUARR_CONV2D_KERNEL):
-# every compile-time filter height (3, 5, ..., 15), the general path (even heights, 1, > 16:
+# The register-blocked kernel: every compile-time filter height (3, 5, ..., 15), the general path (even heights, 1, > 16:
 # chunks of 4 or 8 rows), images tall and wide enough for interior tiles (loaded with
 # cp.async: more than 8*16 + kh - 1 rows, 32 + kw - 1 columns), row counts that are not a
 # multiple of the 128-row (64 for complex128) tile or of the 16 rows a thread owns, widths
@@ -195,10 +194,8 @@ BLOCKED_SHAPES = [((300, 90), (3, 3)), ((300, 90), (5, 4)), ((300, 90), (7, 7)),
 
 
 @gpu_test
-@pytest.mark.parametrize("kernel", ["blocked", "blocked8", "tiled"])
 @pytest.mark.parametrize("shapes", BLOCKED_SHAPES)
-def test_2d_kernels_heights_tiles(rng, monkeypatch, kernel, shapes):
-    monkeypatch.setenv("GPUARR_CONV2D_KERNEL", kernel)
+def test_2d_kernels_heights_tiles(rng, shapes):
     sa, sk = shapes
     a, k = _data(rng, sa, np.float64), _data(rng, sk, np.float64)
     a[min(7, sa[0] - 1), min(5, sa[1] - 1)] = np.inf  # a non-finite input must not leak into outputs that do not read it
@@ -235,15 +232,27 @@ def test_2d_blocked_dtypes_views(rng, dtype, kh, kw):
     _check(gpuarr.signal.correlate2d(da.T, dk, "same", "symm"), ref, a, k)
 
 
+# Where the blocked kernel does not run: one output row takes the tiled kernel (its
+# compile-time heights 4, 8, 16 and the chunks of 16 rows beyond), and one output row with a
+# tile too wide for 48 KiB of shared memory (float64: 64 + kh - 1 rows of 31 + kw columns)
+# the one-output-per-thread kernel.
+FALLBACK_SHAPES = [((1, 97), (3, 5), "same"), ((1, 97), (8, 3), "same"),
+                   ((1, 97), (9, 9), "same"), ((1, 97), (16, 2), "same"),
+                   ((1, 97), (20, 7), "same"), ((6, 70), (6, 4), "valid"),
+                   ((17, 300), (17, 33), "valid"), ((1, 300), (1, 1), "full"),
+                   ((1, 300), (3, 100), "same"), ((5, 400), (5, 120), "valid")]
+
+
 @gpu_test
-def test_conv2d_kernel_env_rejects_unknown(monkeypatch):
-    monkeypatch.setenv("GPUARR_CONV2D_KERNEL", "fastest")
-    d = gpuarr.ones((20, 20))
-    with pytest.raises(ValueError, match="GPUARR_CONV2D_KERNEL"):
-        gpuarr.signal.convolve2d(d, d[:3, :3])
-    monkeypatch.setenv("GPUARR_CONV2D_KERNEL", "generic")
-    ref = scipy_signal.convolve2d(np.ones((20, 20)), np.ones((3, 3)), "same", "wrap")
-    _check(gpuarr.signal.convolve2d(d, d[:3, :3], "same", "wrap"), ref)
+@pytest.mark.parametrize("sa,sk,mode", FALLBACK_SHAPES, ids=str)
+def test_2d_one_output_row_kernels(rng, sa, sk, mode):
+    a, k = _data(rng, sa, np.float64), _data(rng, sk, np.float64)
+    da, dk = gpuarr.asarray(a), gpuarr.asarray(k)
+    for bnd in BOUNDARIES:
+        for func in ("convolve2d", "correlate2d"):
+            ref = getattr(scipy_signal, func)(a, k, mode, bnd, -0.5)
+            assert ref.shape[0] == 1
+            _check(getattr(gpuarr.signal, func)(da, dk, mode, bnd, -0.5), ref, a, k)
 
 
 @gpu_test

@@ -60,6 +60,7 @@ from gpuarr._convolve import convolve, correlate  # noqa: E402
 from gpuarr._kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: E402
 from gpuarr._fusion import fuse  # noqa: E402
 from gpuarr import profiler  # noqa: E402
+from gpuarr._config import show_config, get_config  # noqa: E402
 
 __version__ = "0.1.0"
 

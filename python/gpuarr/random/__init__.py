@@ -8,9 +8,7 @@ on the same gpuarr version; NumPy's bit streams are not reproduced.
 float32 normals (``standard_normal``/``normal``/``randn`` with ``dtype=float32``) changed in
 the issue-6 tuning: Box-Muller through the hardware log2/rsqrt/sin/cos approximations with
 the angle 2*pi*(u - 1/2) (absolute error <= ~2e-6 against an exact Box-Muller of the same
-bits), so their sequence for a seed differs from earlier versions. The previous kernel
-(libm-accurate logf/sincospif) is selected by the environment variable
-``GPUARR_NORMAL_KERNEL=old`` (read once per process). float64 is unchanged.
+bits), so their sequence for a seed differs from earlier versions. float64 is unchanged.
 """
 
 from gpuarr import _core
