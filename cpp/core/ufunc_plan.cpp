@@ -1,0 +1,241 @@
+#include "core/ufunc_plan.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace gpuarr {
+namespace {
+
+bool is_array(const UfuncOperand& op) { return op.kind == UfuncOperandKind::Array; }
+
+// NumPy reads the Python int as a C long here (logical ufuncs, bool beside a huge int).
+[[noreturn]] void c_long_overflow() {
+  throw std::overflow_error("Python int too large to convert to C long");
+}
+
+// Whether a weak Python int is a value of integer dtype `t` (anything else always fits).
+bool weak_int_fits(const UfuncOperand& op, DType t) {
+  if (op.promo.weak != WeakKind::Int || !is_integer(t)) return true;
+  if (op.int_overflow > 0 && t == DType::UInt64) return op.fits_uint64;  // [2**63, 2**64)
+  if (op.int_overflow) return false;
+  const int64_t v = op.int_value;
+  switch (t) {
+    case DType::Int8: return v >= INT8_MIN && v <= INT8_MAX;
+    case DType::Int16: return v >= INT16_MIN && v <= INT16_MAX;
+    case DType::Int32: return v >= INT32_MIN && v <= INT32_MAX;
+    case DType::UInt8: return v >= 0 && v <= UINT8_MAX;
+    case DType::UInt16: return v >= 0 && v <= UINT16_MAX;
+    case DType::UInt32: return v >= 0 && v <= UINT32_MAX;
+    case DType::UInt64: return v >= 0;
+    default: return true;
+  }
+}
+
+bool weak_int_positive(const UfuncOperand& op) {
+  return op.int_overflow ? op.int_overflow > 0 : op.int_value > 0;
+}
+
+bool same_view(const UfuncOperand& a, const UfuncOperand& b) {
+  return a.memory == b.memory && a.offset == b.offset && *a.shape == *b.shape &&
+         *a.strides == *b.strides && a.promo.dtype == b.promo.dtype;
+}
+
+bool may_overlap(const UfuncOperand& a, const UfuncOperand& b) {
+  if (a.memory != b.memory || shape_size(*a.shape) == 0 || shape_size(*b.shape) == 0)
+    return false;
+  return extents_overlap(a.offset, *a.shape, *a.strides, b.offset, *b.shape, *b.strides,
+                         std::max(itemsize(a.promo.dtype), itemsize(b.promo.dtype)));
+}
+
+// where(condition, x, y): the loop whose output is x and y's common dtype (or `dtype`).
+int where_loop(const UfuncCall& c, const PromotionOperand* promo) {
+  const UfuncInfo& u = *c.ufunc;
+  const DType t = c.dtype ? *c.dtype : result_type({promo[1], promo[2]});
+  for (size_t i = 0; i < u.loop_types.size(); ++i)
+    if (u.loop_types[i].out == t) return static_cast<int>(i);
+  throw TypeError(std::string("ufunc '") + u.name +
+                  "' not supported for the input types, and the inputs could not be safely "
+                  "coerced to any supported types according to the casting rule ''" +
+                  casting_name(c.casting) + "''");
+}
+
+// NumPy 2 compares a Python int beyond the loop's integer range exactly: in a loop that
+// holds it (uint64, float64), or, beyond every value of the other operand's integer dtype,
+// as a constant. Re-resolves plan.loop, or sets the constant.
+void widen_comparison(const UfuncCall& c, PromotionOperand* promo, UfuncPlan& plan) {
+  const UfuncInfo& u = *c.ufunc;
+  const UfuncLoopTypes& lt = u.loop_types[plan.loop];
+  for (int k = 0; k < u.nin; ++k) {
+    const UfuncOperand& op = c.inputs[k];
+    if (weak_int_fits(op, lt.in[k])) continue;
+    for (int j = 0; j < u.nin; ++j)
+      if (promo[j].weak == WeakKind::Int) promo[j] = {DType::Int64, WeakKind::None};
+    if (!weak_int_fits(op, DType::Int64)) {
+      const DType other = promo[1 - k].dtype;
+      const bool positive = weak_int_positive(op);
+      if (positive && kind_char(other) == 'u' && weak_int_fits(op, DType::UInt64)) {
+        promo[k] = {DType::UInt64, WeakKind::None};
+      } else if (other == DType::Bool) {
+        c_long_overflow();  // bool with a Python int resolves to int64, which cannot hold it
+      } else if (is_integer(other)) {
+        // x1 < x2 when the int is x2 and above every array value, or x1 and below them.
+        const bool x1_less = (k == 1) == positive;
+        plan.constant = true;
+        plan.constant_value = u.has(x1_less ? kUfuncTrueWhenLess : kUfuncTrueWhenGreater);
+        plan.constant_like = is_array(c.inputs[1 - k]) ? 1 - k : -1;
+        return;
+      } else {
+        promo[k] = {DType::Float64, WeakKind::None};
+      }
+    }
+    plan.loop = u.loop_cache.resolve(u.signature(), promo, c.dtype, c.casting);
+    return;
+  }
+}
+
+// The broadcast shape of the array inputs (0-d without any).
+void broadcast_inputs(const UfuncCall& c, Dims& shape) {
+  const Dims* shapes[kMaxUfuncInputs];
+  int n = 0;
+  for (int k = 0; k < c.ufunc->nin; ++k)
+    if (is_array(c.inputs[k])) shapes[n++] = c.inputs[k].shape;
+  bool same = true;
+  for (int k = 1; k < n; ++k) same = same && *shapes[k] == *shapes[0];
+  if (n == 0) shape.clear();
+  else if (same) shape = *shapes[0];
+  else shape = broadcast_shapes(std::vector<const Dims*>(shapes, shapes + n));
+}
+
+// `out` must have the broadcast shape (it may add leading or stretched axes) and take the
+// loop's output under the casting rule; the result then has out's shape.
+void check_out(const UfuncCall& c, DType loop_out, Dims& shape) {
+  const UfuncOperand& out = *c.out;
+  Dims full;
+  try {
+    full = broadcast_shapes({out.shape, &shape});
+  } catch (const ValueError&) {
+    full.clear();
+  }
+  if (full != *out.shape) {
+    throw ValueError("non-broadcastable output operand with shape " +
+                     compact_shape_str(*out.shape) + " doesn't match the broadcast shape " +
+                     compact_shape_str(full.empty() && !shape.empty() ? shape : full));
+  }
+  shape = *out.shape;
+  if (!can_cast(loop_out, out.promo.dtype, c.casting))
+    throw TypeError(ufunc_cast_error(c.ufunc->name, true, 0, loop_out, out.promo.dtype,
+                                     c.casting));
+}
+
+bool should_defer(const UfuncCall& c, const UfuncLoopTypes& loop, const Dims& shape) {
+  const UfuncInfo& u = *c.ufunc;
+  if (!u.lazy_op || c.out || c.out_not_array || u.has(kUfuncWhereSelect)) return false;
+  if (c.defer_min_size <= 0 || shape_size(shape) < c.defer_min_size) return false;
+  if (loop.out != DType::Float32 && loop.out != DType::Float64) return false;
+  const int64_t item = itemsize(loop.out);
+  bool layout_known = false;
+  for (int k = 0; k < u.nin; ++k) {
+    if (loop.in[k] != loop.out) return false;
+    const UfuncOperand& op = c.inputs[k];
+    if (!is_array(op)) continue;
+    if (op.promo.dtype != loop.out) return false;
+    if (!layout_known && *op.shape == shape && !is_c_contiguous(shape, *op.strides, item)) {
+      // The eager result follows this operand's memory order (order 'K'): defer only when
+      // that order is C.
+      layout_known = true;
+      if (is_f_contiguous(shape, *op.strides, item) ||
+          strides_like(shape, *op.strides, item) != contiguous_strides(shape, item, 'C'))
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+UfuncPlan plan_ufunc_call(const UfuncCall& c) {
+  const UfuncInfo& u = *c.ufunc;
+  const int nin = u.nin;
+  UfuncPlan plan;
+  PromotionOperand promo[kMaxUfuncInputs];
+  for (int k = 0; k < nin; ++k) promo[k] = c.inputs[k].promo;
+  const bool logical = u.has(kUfuncLogical);
+
+  // The loop.
+  if (u.has(kUfuncWhereSelect)) {
+    plan.loop = where_loop(c, promo);
+  } else {
+    if (logical) {
+      for (int k = 0; k < nin; ++k)
+        if (c.inputs[k].promo.weak == WeakKind::Int && c.inputs[k].int_overflow)
+          c_long_overflow();
+    }
+    plan.loop = u.loop_cache.resolve(u.signature(), promo, c.dtype, c.casting);
+    if (u.has(kUfuncComparison)) {
+      widen_comparison(c, promo, plan);
+      if (plan.constant) {
+        if (c.out_not_array) throw TypeError("return arrays must be of ArrayType");
+        return plan;
+      }
+    }
+  }
+  const UfuncLoopTypes& loop = u.loop_types[plan.loop];
+  if (nin == 2 && u.has(kUfuncNonnegativeIntExponent) && is_integer(loop.in[1]) &&
+      !is_array(c.inputs[1]) && c.inputs[1].negative)
+    throw ValueError("Integers to negative integer powers are not allowed.");
+
+  // Shape and `out`.
+  if (c.out_not_array) throw TypeError("return arrays must be of ArrayType");
+  broadcast_inputs(c, plan.shape);
+  if (c.out) check_out(c, loop.out, plan.shape);
+
+  // What each input needs.
+  for (int k = 0; k < nin; ++k) {
+    const UfuncOperand& op = c.inputs[k];
+    UfuncInputUse& use = plan.use[k];
+    if (!is_array(op)) {
+      use = logical && op.promo.weak == WeakKind::Int ? UfuncInputUse::ScalarTruth
+                                                     : UfuncInputUse::Scalar;
+    } else if (op.promo.dtype != loop.in[k]) {
+      use = UfuncInputUse::Convert;
+    } else if (c.out && !same_view(op, *c.out) && may_overlap(op, *c.out)) {
+      use = UfuncInputUse::CopyForOverlap;
+    } else {
+      use = UfuncInputUse::AsIs;
+    }
+  }
+  plan.write_out = c.out && c.out->promo.dtype == loop.out;
+  plan.defer = should_defer(c, loop, plan.shape);
+  return plan;
+}
+
+int ufunc_result_like(const UfuncOperand* inputs, int nin, const Dims& shape) {
+  for (int k = 0; k < nin; ++k) {
+    const UfuncOperand& op = inputs[k];
+    if (is_array(op) && *op.shape == shape &&
+        !is_c_contiguous(*op.shape, *op.strides, itemsize(op.promo.dtype)))
+      return k;
+  }
+  return -1;
+}
+
+void plan_ufunc_launch(UfuncPlan& plan, const UfuncOperand* inputs, int nin,
+                       const Dims& result_strides) {
+  // Copy-constructed in place: one allocation per operand and one for the list.
+  plan.strides.clear();
+  plan.strides.reserve(nin + 1);
+  plan.strides.emplace_back(result_strides);
+  for (int k = 0; k < nin; ++k) {
+    const UfuncOperand& op = inputs[k];
+    if (!is_array(op)) plan.strides.emplace_back(plan.shape.size(), 0);
+    else if (*op.shape == plan.shape) plan.strides.emplace_back(*op.strides);
+    else plan.strides.push_back(broadcast_strides(*op.shape, *op.strides, plan.shape));
+  }
+  coalesce_dims(plan.shape, plan.strides);
+}
+
+}  // namespace gpuarr
