@@ -1,13 +1,12 @@
 // Advanced (integer-array and boolean) indexing of gpuarr arrays: ndarray.__getitem__ /
-// __setitem__ for every key NumPy accepts, and the C++ halves of take/put/nonzero.
-// Planning is in core/advanced_indexing; the device work (offsets, gather, scatter, CUB
-// nonzero) in ops/gather.cu and ops/nonzero.cu. Host index arrays (NumPy arrays, lists)
-// are bounds-checked on the host; device index arrays through an error slot that one
-// small read brings back (the one sync of such a call).
+// __setitem__ for every key NumPy accepts, and the C++ halves of take/put/nonzero. Here
+// keys become core IndexEntry lists with their index data (device arrays, or host int64
+// values and mask bytes), values become device arrays, and results go back to Python;
+// planning and host checks are core/advanced_indexing, the device work (mask expansion,
+// offsets, bounds, gather, scatter) ops/advanced_indexing.
 #include <pybind11/stl.h>
 
 #include <climits>
-#include <cstring>
 #include <map>
 
 #include "bindings/dtype_convert.hpp"
@@ -15,10 +14,8 @@
 #include "bindings/registry.hpp"
 #include "core/advanced_indexing.hpp"
 #include "core/errors.hpp"
+#include "ops/advanced_indexing.hpp"
 #include "ops/array_ops.hpp"
-#include "ops/indexing_ops.hpp"
-#include "ops/kernels.hpp"
-#include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 
 namespace gpuarr::bind {
@@ -43,47 +40,35 @@ const py::object& np_attr(const char* name) {
   return *obj;
 }
 
-// One index entry's data: a device array or a host (NumPy) array, or nothing.
-struct Source {
-  bool device = false;
-  NDArray dev;
-  py::object host;  // numpy array (int64 for integer indices, bool for masks)
-};
-
+// A key as core entries and ops index data, plus the host arrays that data points into.
 struct ParsedIndex {
   std::vector<IndexEntry> entries;
-  std::vector<Source> sources;  // parallel to entries
-  bool force_copy = false;      // a 0-d NumPy integer array: an integer, but a copy
+  std::vector<IndexData> data;       // parallel to entries
+  std::vector<py::object> host_arrays;  // keep the host data alive
 };
 
-// The basic view of a parsed key without arrays.
-NDArray basic_view(const NDArray& a, const ParsedIndex& p) {
-  std::vector<IndexItem> items;
-  for (const auto& e : p.entries) {
-    switch (e.kind) {
-      case IndexEntry::Kind::Integer: items.push_back(IndexItem::integer(e.value)); break;
-      case IndexEntry::Kind::Slice: items.push_back(IndexItem::slice(e.start, e.stop, e.step)); break;
-      case IndexEntry::Kind::NewAxis: items.push_back(IndexItem::newaxis()); break;
-      case IndexEntry::Kind::Ellipsis: items.push_back(IndexItem::ellipsis()); break;
-      default: throw std::logic_error("basic_view: array entry");
-    }
-  }
-  NDArray v = a;
-  apply_basic_index(v.shape, v.strides, v.offset, items);
-  return v;
-}
-
-template <class T>
-T read_device_value(const void* ptr, cudaStream_t stream) {
-  T v{};
-  py::gil_scoped_release release;
-  read_small_device_bytes(&v, ptr, sizeof(T), stream);
-  return v;
+void add_entry(ParsedIndex& p, IndexEntry e, IndexData d = {}) {
+  p.entries.push_back(std::move(e));
+  p.data.push_back(std::move(d));
 }
 
 bool read_device_bool(const NDArray& a) {
-  DeviceGuard guard(a.device());
-  return read_device_value<uint8_t>(a.data(), stream_for(a)) != 0;
+  uint8_t v = 0;
+  py::gil_scoped_release release;
+  download_contiguous(&v, a, false);
+  return v != 0;
+}
+
+const py::object& int64_dtype() {
+  static auto* int64 = new py::object(py::dtype::of<int64_t>());  // leaked on purpose
+  return *int64;
+}
+
+// A host index array as the int64 values of an IntArray entry.
+void add_host_values(ParsedIndex& p, py::array h) {
+  const Dims shape(h.shape(), h.shape() + h.ndim());
+  add_entry(p, IndexEntry::int_array(shape), {NDArray{}, static_cast<const int64_t*>(h.data())});
+  p.host_arrays.push_back(std::move(h));
 }
 
 void add_array_entry(ParsedIndex& p, const py::object& host_in, bool from_list) {
@@ -92,65 +77,54 @@ void add_array_entry(ParsedIndex& p, const py::object& host_in, bool from_list) 
   const Dims shape(host.shape(), host.shape() + host.ndim());
   if (kind == 'b') {
     if (host.ndim() == 0) {
-      p.entries.push_back(IndexEntry::bool_scalar(host.attr("item")().cast<bool>()));
-      p.sources.emplace_back();
+      add_entry(p, IndexEntry::bool_scalar(host.attr("item")().cast<bool>()));
       return;
     }
-    p.entries.push_back(IndexEntry::bool_array(shape));
-    p.sources.push_back({false, {}, host});
+    if (!(host.flags() & py::array::c_style)) host = np_attr("ascontiguousarray")(host);
+    add_entry(p, IndexEntry::bool_array(shape),
+              {NDArray{}, nullptr, static_cast<const uint8_t*>(host.data())});
+    p.host_arrays.push_back(std::move(host));
     return;
   }
   // Empty lists (float64 to NumPy's asarray) index as intp.
   if (kind != 'i' && kind != 'u' && !(from_list && host.size() == 0)) {
     throw IndexError(from_list ? kInvalidIndex : kNonIntArray);
   }
-  static auto* int64 = new py::object(py::dtype::of<int64_t>());
-  py::object h = np_attr("ascontiguousarray")(host, *int64);
+  py::array h = np_attr("ascontiguousarray")(host, int64_dtype());
   if (shape.empty()) {
-    p.entries.push_back(IndexEntry::integer(h.attr("item")().cast<int64_t>()));
-    p.sources.emplace_back();
-    p.force_copy = true;
+    add_entry(p, IndexEntry::integer(h.attr("item")().cast<int64_t>()));  // as an integer
     return;
   }
-  p.entries.push_back(IndexEntry::int_array(shape));
-  p.sources.push_back({false, {}, h});
+  add_host_values(p, std::move(h));
 }
 
 void parse_item(ParsedIndex& p, py::handle k) {
   PyObject* o = k.ptr();
   if (PyBool_Check(o)) {
-    p.entries.push_back(IndexEntry::bool_scalar(o == Py_True));
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::bool_scalar(o == Py_True));
   } else if (PyLong_CheckExact(o)) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow) throw IndexError("cannot fit 'int' into an index-sized integer");
-    p.entries.push_back(IndexEntry::integer(v));
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::integer(v));
   } else if (PySlice_Check(o)) {
     Py_ssize_t b, e, s;
     if (PySlice_Unpack(o, &b, &e, &s) < 0) throw py::error_already_set();
-    p.entries.push_back(IndexEntry::slice(b, e, s));
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::slice(b, e, s));
   } else if (o == Py_None) {
-    p.entries.push_back(IndexEntry::newaxis());
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::newaxis());
   } else if (o == Py_Ellipsis) {
-    p.entries.push_back(IndexEntry::ellipsis());
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::ellipsis());
   } else if (is_gpuarr_array(k)) {
     const NDArray& a = as_array(k).a;
     if (a.dtype == DType::Bool) {
       if (a.ndim() == 0) {
-        p.entries.push_back(IndexEntry::bool_scalar(read_device_bool(a)));
-        p.sources.emplace_back();
+        add_entry(p, IndexEntry::bool_scalar(read_device_bool(a)));
       } else {
-        p.entries.push_back(IndexEntry::bool_array(a.shape));
-        p.sources.push_back({true, a, py::none()});
+        add_entry(p, IndexEntry::bool_array(a.shape), {a});
       }
     } else if (is_integer(a.dtype)) {
-      p.entries.push_back(IndexEntry::int_array(a.shape));
-      p.sources.push_back({true, a, py::none()});
+      add_entry(p, IndexEntry::int_array(a.shape), {a});
     } else {
       throw IndexError(kNonIntArray);
     }
@@ -165,12 +139,10 @@ void parse_item(ParsedIndex& p, py::handle k) {
     }
     add_array_entry(p, h, true);
   } else if (py::isinstance(k, np_attr("bool_"))) {
-    p.entries.push_back(IndexEntry::bool_scalar(k.cast<bool>()));
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::bool_scalar(k.cast<bool>()));
   } else if (PyIndex_Check(o)) {
-    p.entries.push_back(IndexEntry::integer(
-        py::reinterpret_steal<py::int_>(PyNumber_Index(o)).cast<long long>()));
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::integer(
+                     py::reinterpret_steal<py::int_>(PyNumber_Index(o)).cast<long long>()));
   } else {
     throw IndexError(kInvalidIndex);
   }
@@ -196,186 +168,19 @@ ParsedIndex parse_key(py::handle key) {
   return p;
 }
 
-// Rows of a (ndim, count) int64 device array of nonzero coordinates of a device mask.
-NDArray device_nonzero(const NDArray& mask_in, int64_t& count) {
-  DeviceGuard guard(mask_in.device());
-  const cudaStream_t stream = stream_for(mask_in);
-  NDArray mask = mask_in;
-  if (mask.dtype != DType::Bool || !mask.c_contiguous()) mask = copy_array(mask_in, DType::Bool, 'C');
-  const int64_t n = mask.size();
-  NDArray scratch = empty_array({2}, DType::Int64, 'C');
-  int64_t* d_count = reinterpret_cast<int64_t*>(scratch.data());
-  launch_count_true(reinterpret_cast<const bool*>(mask.data()), n, d_count, stream);
-  count = read_device_value<int64_t>(d_count, stream);
-  const int64_t nd = std::max<int64_t>(mask.ndim(), 1);
-  NDArray out = empty_array({nd, count}, DType::Int64, 'C');
-  if (count == 0) return out;
-  if (nd == 1) {
-    launch_true_positions(reinterpret_cast<const bool*>(mask.data()), n,
-                          reinterpret_cast<int64_t*>(out.data()), d_count + 1, stream);
-  } else {
-    NDArray pos = empty_array({count}, DType::Int64, 'C');
-    launch_true_positions(reinterpret_cast<const bool*>(mask.data()), n,
-                          reinterpret_cast<int64_t*>(pos.data()), d_count + 1, stream);
-    launch_unravel(reinterpret_cast<const int64_t*>(pos.data()), count, mask.shape,
-                   reinterpret_cast<int64_t*>(out.data()), stream);
-  }
-  return out;
+// The basic view of a parsed key without arrays.
+NDArray basic_view(const NDArray& a, const ParsedIndex& p) {
+  NDArray v = a;
+  apply_basic_index(v.shape, v.strides, v.offset, basic_items(p.entries));
+  return v;
 }
 
-NDArray row_of(const NDArray& rows, int64_t d) {
-  NDArray r = rows;
-  r.shape = {rows.shape[1]};
-  r.strides = {8};
-  r.offset += d * rows.shape[1] * 8;
-  return r;
-}
-
-struct Prepared {
-  AdvancedPlan plan;
-  NDArray offsets;        // int64, C-contiguous over plan.index_shape
-  Dims off_strides;       // per result dim, bytes into offsets
-  int64_t bool_count = -1;  // true elements when the key is one full-rank mask
-  bool single_full_mask = false;
-};
-
-// Expands masks, plans, computes the source offsets of every index position and checks
-// the indices (NumPy's order: each array in turn).
-Prepared prepare(const NDArray& a, ParsedIndex& p, IndexMode mode, bool take_mode) {
-  check_index(a.shape, p.entries);
-  Prepared r;
-  r.single_full_mask = p.entries.size() == 1 &&
-                       p.entries[0].kind == IndexEntry::Kind::BoolArray &&
-                       static_cast<int64_t>(p.entries[0].shape.size()) == a.ndim();
-  // Masks -> per-axis integer index arrays.
-  std::vector<int64_t> counts;
-  std::vector<Source> expanded_sources;
-  for (size_t i = 0; i < p.entries.size(); ++i) {
-    const auto& e = p.entries[i];
-    Source& s = p.sources[i];
-    if (e.kind != IndexEntry::Kind::BoolArray) {
-      expanded_sources.push_back(s);
-      continue;
-    }
-    if (s.device) {
-      int64_t count = 0;
-      NDArray rows = device_nonzero(s.dev, count);
-      counts.push_back(count);
-      for (size_t d = 0; d < e.shape.size(); ++d) {
-        expanded_sources.push_back({true, row_of(rows, static_cast<int64_t>(d)), py::none()});
-      }
-    } else {
-      py::tuple nz = np_attr("nonzero")(s.host);
-      counts.push_back(static_cast<int64_t>(py::len(nz[0])));
-      static auto* int64 = new py::object(py::dtype::of<int64_t>());
-      for (size_t d = 0; d < e.shape.size(); ++d) {
-        expanded_sources.push_back({false, {}, np_attr("ascontiguousarray")(nz[d], *int64)});
-      }
-    }
+PreparedIndex prepare(const NDArray& a, const ParsedIndex& p, IndexMode mode, bool take) {
+  if (prepare_may_wait(p.entries, p.data, mode)) {
+    py::gil_scoped_release release;
+    return prepare_advanced_index(a, p.entries, p.data, mode, take);
   }
-  if (r.single_full_mask) r.bool_count = counts[0];
-  const std::vector<IndexEntry> entries = expand_bool_arrays(p.entries, counts);
-  r.plan = plan_advanced_index(a.shape, a.strides, entries);
-  const AdvancedPlan& plan = r.plan;
-  const int64_t nidx = shape_size(plan.index_shape);
-  if (take_mode && mode != IndexMode::Raise && nidx > 0) {
-    for (const auto& arr : plan.arrays) {
-      if (arr.axis_size == 0) throw IndexError("cannot do a non-empty take from an empty axes.");
-    }
-  }
-  DeviceGuard guard(a.device());
-  const cudaStream_t stream = stream_for(a);
-  r.offsets = empty_array(plan.index_shape, DType::Int64, 'C');
-  {
-    Dims is = plan.index_strides();
-    r.off_strides.resize(is.size());
-    for (size_t d = 0; d < is.size(); ++d) r.off_strides[d] = is[d] * 8;
-  }
-  const size_t K = plan.arrays.size();
-  // Error slots for device-sourced indices in raise mode.
-  NDArray err;
-  bool any_device = false;
-  std::vector<NDArray> uploaded(K);
-  std::vector<const Source*> srcs(K, nullptr);
-  for (size_t k = 0; k < K; ++k) {
-    const Source& s = expanded_sources[plan.arrays[k].entry];
-    srcs[k] = &s;
-    if (s.device) any_device = true;
-  }
-  if (any_device && mode == IndexMode::Raise && nidx > 0) {
-    err = empty_array({static_cast<int64_t>(K)}, DType::UInt64, 'C');
-    GPUARR_CUDA_CHECK(cudaMemsetAsync(err.data(), 0xFF, K * 8, stream));
-  }
-  for (size_t k = 0; k < K; ++k) {
-    const auto& arr = plan.arrays[k];
-    const Source& s = *srcs[k];
-    const char* idx = nullptr;
-    Dims idx_strides(plan.index_shape.size(), 0);
-    if (s.device) {
-      NDArray d = s.dev;
-      if (d.device() != a.device()) d = copy_to_current_device(d, DType::Int64, 'C');
-      else if (d.dtype != DType::Int64) d = copy_array(d, DType::Int64, 'K');
-      uploaded[k] = d;
-    } else if (s.host && !s.host.is_none()) {
-      if (nidx > 0) uploaded[k] = upload_new(py::reinterpret_borrow<py::array>(s.host));
-    }
-    if (uploaded[k].memory) {
-      idx = uploaded[k].data();
-      idx_strides = broadcast_strides(uploaded[k].shape, uploaded[k].strides, plan.index_shape);
-    }
-    unsigned long long* slot =
-        (err.memory && s.device) ? reinterpret_cast<unsigned long long*>(err.data()) + k : nullptr;
-    launch_index_offsets(reinterpret_cast<int64_t*>(r.offsets.data()), plan.index_shape, idx,
-                         idx_strides, arr.axis_size, arr.stride, mode, k > 0, slot, stream);
-  }
-  if (mode != IndexMode::Raise || nidx == 0) return r;
-  // Bounds, array by array as NumPy reports them.
-  std::vector<unsigned long long> errs;
-  for (size_t k = 0; k < K; ++k) {
-    const auto& arr = plan.arrays[k];
-    const Source& s = *srcs[k];
-    if (s.device) {
-      if (errs.empty()) {
-        errs.resize(K);
-        py::gil_scoped_release release;
-        read_small_device_bytes(errs.data(), err.data(), K * 8, stream);
-      }
-      if (errs[k] == ULLONG_MAX) continue;
-      // The offending value: position errs[k] of the index shape, through the strides.
-      int64_t j = static_cast<int64_t>(errs[k]);
-      const Dims bs = broadcast_strides(uploaded[k].shape, uploaded[k].strides, plan.index_shape);
-      int64_t off = 0;
-      for (size_t d = plan.index_shape.size(); d-- > 0;) {
-        off += (j % plan.index_shape[d]) * bs[d];
-        j /= plan.index_shape[d];
-      }
-      const int64_t v = read_device_value<int64_t>(uploaded[k].data() + off, stream);
-      throw IndexError(out_of_bounds_message(v, arr.axis, arr.axis_size));
-    } else if (s.host && !s.host.is_none()) {
-      py::array h = py::reinterpret_borrow<py::array>(s.host);
-      const int64_t n = arr.axis_size;
-      const int64_t* data = static_cast<const int64_t*>(h.data());
-      for (py::ssize_t i = 0; i < h.size(); ++i) {
-        if (data[i] < -n || data[i] >= n) throw IndexError(out_of_bounds_message(data[i], arr.axis, n));
-      }
-    }
-  }
-  return r;
-}
-
-NDArray gather(const NDArray& a, const Prepared& r) {
-  const AdvancedPlan& plan = r.plan;
-  DeviceGuard guard(a.device());  // the result lives on a's device
-  NDArray out = empty_array(plan.result_shape, a.dtype, 'C');
-  out.strides = plan.result_strides(a.itemsize());
-  if (out.size() == 0) {
-    out.strides = contiguous_strides(plan.result_shape, a.itemsize(), 'C');
-    return out;
-  }
-  launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides,
-                reinterpret_cast<const int64_t*>(r.offsets.data()), r.off_strides,
-                plan.result_shape, a.itemsize(), stream_for(a));
-  return out;
+  return prepare_advanced_index(a, p.entries, p.data, mode, take);
 }
 
 // The value of an assignment as a device array of dst's dtype (not sharing dst's memory).
@@ -402,27 +207,6 @@ NDArray value_array(const NDArray& dst, py::handle value) {
   return upload_new(host_array_for_upload(value, numpy_dtype(dst.dtype), 'K'));
 }
 
-void scatter(const NDArray& a, const Prepared& r, const NDArray& v) {
-  const AdvancedPlan& plan = r.plan;
-  if (r.single_full_mask) {
-    if (v.ndim() > 1) {
-      throw TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
-                      "input, input has " + std::to_string(v.ndim()) + " dimensions");
-    }
-    if (v.ndim() == 1 && v.size() != 1 && v.size() != r.bool_count) {
-      throw ValueError("NumPy boolean array indexing assignment cannot assign " +
-                       std::to_string(v.size()) + " input values to the " +
-                       std::to_string(r.bool_count) + " output values where the mask is true");
-    }
-  }
-  const Dims vs = setitem_value_strides(v.shape, v.strides, plan.result_shape);
-  if (shape_size(plan.result_shape) == 0) return;
-  DeviceGuard guard(a.device());
-  launch_scatter(a.data() + plan.offset, plan.src_strides,
-                 reinterpret_cast<const int64_t*>(r.offsets.data()), r.off_strides, v.data(), vs,
-                 plan.result_shape, a.itemsize(), stream_for(a));
-}
-
 py::object getitem(py::handle self, py::handle key) {
   const NDArray& a = as_array(self).a;
   std::vector<IndexItem> items;
@@ -437,8 +221,8 @@ py::object getitem(py::handle self, py::handle key) {
     DeviceGuard guard(a.device());
     return make_owner(copy_array(v, v.dtype, 'C'));
   }
-  Prepared r = prepare(a, p, IndexMode::Raise, false);
-  return make_owner(gather(a, r));
+  const PreparedIndex r = prepare(a, p, IndexMode::Raise, false);
+  return make_owner(gather_advanced(a, r));
 }
 
 void setitem(py::handle self, py::handle key, py::handle value) {
@@ -455,8 +239,8 @@ void setitem(py::handle self, py::handle key, py::handle value) {
     assign_from_py(basic_view(a, p), value);
     return;
   }
-  Prepared r = prepare(a, p, IndexMode::Raise, false);
-  scatter(a, r, value_array(a, value));
+  const PreparedIndex r = prepare(a, p, IndexMode::Raise, false);
+  scatter_advanced(a, r, value_array(a, value));
 }
 
 // The index of take/put: an integer array (bool casts to int, as NumPy's take does).
@@ -467,9 +251,7 @@ void parse_take_indices(ParsedIndex& p, py::handle indices) {
       throw TypeError(std::string("Cannot cast array data from dtype('") + name(d.dtype) +
                       "') to dtype('int64') according to the rule 'safe'");
     }
-    p.entries.push_back(IndexEntry::int_array(d.shape));
-    p.sources.push_back({true, d.dtype == DType::Bool ? copy_array(d, DType::Int64, 'C') : d,
-                         py::none()});
+    add_entry(p, IndexEntry::int_array(d.shape), {d});
     return;
   }
   py::array h = np_attr("asarray")(indices);
@@ -478,16 +260,13 @@ void parse_take_indices(ParsedIndex& p, py::handle indices) {
     throw TypeError("Cannot cast array data from " + py::repr(h.dtype()).cast<std::string>() +
                     " to dtype('int64') according to the rule 'safe'");
   }
-  static auto* int64 = new py::object(py::dtype::of<int64_t>());
-  p.entries.push_back(IndexEntry::int_array(Dims(h.shape(), h.shape() + h.ndim())));
-  p.sources.push_back({false, {}, np_attr("ascontiguousarray")(h, *int64)});
+  add_host_values(p, np_attr("ascontiguousarray")(h, int64_dtype()));
 }
 
 ParsedIndex axis_index(int64_t axis) {
   ParsedIndex p;
   for (int64_t d = 0; d < axis; ++d) {
-    p.entries.push_back(IndexEntry::slice(0, LLONG_MAX, 1));
-    p.sources.emplace_back();
+    add_entry(p, IndexEntry::slice(0, LLONG_MAX, 1));
   }
   return p;
 }
@@ -499,8 +278,8 @@ py::object take(py::handle self, py::handle indices, int64_t axis, const std::st
   axis = normalize_axis(axis, a.ndim());
   ParsedIndex p = axis_index(axis);
   parse_take_indices(p, indices);
-  Prepared r = prepare(a, p, mode, true);
-  return make_owner(gather(a, r));
+  const PreparedIndex r = prepare(a, p, mode, true);
+  return make_owner(gather_advanced(a, r));
 }
 
 // a[indices] = values along axis 0 of a 1-d view with take/put's modes (put's core).
@@ -509,15 +288,19 @@ void put_flat(py::handle self, py::handle indices, py::handle values, const std:
   const IndexMode mode = index_mode_from_string(mode_s);
   ParsedIndex p;
   parse_take_indices(p, indices);
-  Prepared r = prepare(a, p, mode, true);
-  scatter(a, r, value_array(a, values));
+  const PreparedIndex r = prepare(a, p, mode, true);
+  scatter_advanced(a, r, value_array(a, values));
 }
 
 // (ndim, count) int64 coordinates of the nonzero elements (rows are nonzero()'s arrays).
 py::object nonzero_rows(py::handle self) {
   const NDArray& a = as_array(self).a;
-  int64_t count = 0;
-  return make_owner(device_nonzero(a, count));
+  NDArray rows;
+  {
+    py::gil_scoped_release release;
+    rows = nonzero_coordinates(a);
+  }
+  return make_owner(std::move(rows));
 }
 
 py::tuple nonzero(py::handle self) {
@@ -529,7 +312,7 @@ py::tuple nonzero(py::handle self) {
   py::object rows = nonzero_rows(self);
   const NDArray& ra = as_array(rows).a;
   py::tuple out(a.ndim());
-  for (int64_t d = 0; d < a.ndim(); ++d) out[d] = make_view(rows, row_of(ra, d));
+  for (int64_t d = 0; d < a.ndim(); ++d) out[d] = make_view(rows, coordinate_row(ra, d));
   return out;
 }
 
@@ -537,42 +320,15 @@ py::tuple nonzero(py::handle self) {
 // strides (float64 items) of NumPy's result, with NumPy's errors. Lets the planner and the
 // key parser be checked against NumPy without a device.
 py::tuple plan_for_host_key(const Dims& shape, py::handle key) {
-  ParsedIndex p = parse_key(key);
-  if (!has_advanced(p.entries)) {
-    NDArray fake;
-    fake.shape = shape;
-    fake.strides = contiguous_strides(shape, 8, 'C');
-    const NDArray v = basic_view(fake, p);
-    return py::make_tuple(dims_to_tuple(v.shape), dims_to_tuple(contiguous_strides(v.shape, 8, 'C')));
+  const ParsedIndex p = parse_key(key);
+  std::vector<HostIndexData> data;
+  data.reserve(p.data.size());
+  for (const auto& d : p.data) {
+    if (d.device.memory) throw TypeError("_plan_for_host_key: the key holds a device array");
+    data.push_back({d.values, d.mask});
   }
-  check_index(shape, p.entries);
-  std::vector<int64_t> counts;
-  std::vector<py::object> hosts;
-  for (size_t i = 0; i < p.entries.size(); ++i) {
-    const auto& e = p.entries[i];
-    if (e.kind == IndexEntry::Kind::BoolArray) {
-      py::tuple nz = np_attr("nonzero")(p.sources[i].host);
-      counts.push_back(static_cast<int64_t>(py::len(nz[0])));
-      for (size_t d = 0; d < e.shape.size(); ++d) hosts.push_back(nz[d]);
-    } else {
-      hosts.push_back(p.sources[i].host);
-    }
-  }
-  const auto entries = expand_bool_arrays(p.entries, counts);
-  const AdvancedPlan plan = plan_advanced_index(shape, contiguous_strides(shape, 8, 'C'), entries);
-  if (shape_size(plan.index_shape) > 0) {
-    for (const auto& arr : plan.arrays) {
-      if (!hosts[arr.entry] || hosts[arr.entry].is_none()) continue;
-      py::array h = np_attr("ascontiguousarray")(hosts[arr.entry], py::dtype::of<int64_t>());
-      const int64_t* data = static_cast<const int64_t*>(h.data());
-      for (py::ssize_t i = 0; i < h.size(); ++i) {
-        if (data[i] < -arr.axis_size || data[i] >= arr.axis_size) {
-          throw IndexError(out_of_bounds_message(data[i], arr.axis, arr.axis_size));
-        }
-      }
-    }
-  }
-  return py::make_tuple(dims_to_tuple(plan.result_shape), dims_to_tuple(plan.result_strides(8)));
+  const IndexLayout l = host_index_layout(shape, 8, p.entries, data);
+  return py::make_tuple(dims_to_tuple(l.shape), dims_to_tuple(l.strides));
 }
 
 }  // namespace

@@ -249,6 +249,127 @@ AdvancedPlan plan_advanced_index(const Dims& shape, const Dims& strides,
   return p;
 }
 
+std::vector<IndexItem> basic_items(const std::vector<IndexEntry>& index) {
+  std::vector<IndexItem> items;
+  items.reserve(index.size());
+  for (const auto& e : index) {
+    switch (e.kind) {
+      case Kind::Integer: items.push_back(IndexItem::integer(e.value)); break;
+      case Kind::Slice: items.push_back(IndexItem::slice(e.start, e.stop, e.step)); break;
+      case Kind::NewAxis: items.push_back(IndexItem::newaxis()); break;
+      case Kind::Ellipsis: items.push_back(IndexItem::ellipsis()); break;
+      default: throw std::logic_error("basic_items: array entry");
+    }
+  }
+  return items;
+}
+
+std::vector<std::vector<int64_t>> mask_nonzero(const uint8_t* mask, const Dims& shape) {
+  const size_t nd = shape.size();
+  const int64_t n = shape_size(shape);
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += mask[i] != 0;
+  std::vector<std::vector<int64_t>> out(nd);
+  for (auto& v : out) v.reserve(static_cast<size_t>(count));
+  if (count == 0) return out;
+  Dims coord(nd, 0);  // coordinates of element i, C order
+  for (int64_t i = 0; i < n; ++i) {
+    if (mask[i]) {
+      for (size_t d = 0; d < nd; ++d) out[d].push_back(coord[d]);
+    }
+    for (size_t d = nd; d-- > 0;) {
+      if (++coord[d] < shape[d]) break;
+      coord[d] = 0;
+    }
+  }
+  return out;
+}
+
+bool is_full_mask_key(const std::vector<IndexEntry>& index, int64_t ndim) {
+  return index.size() == 1 && index[0].kind == Kind::BoolArray &&
+         static_cast<int64_t>(index[0].shape.size()) == ndim;
+}
+
+void check_mask_assignment(int64_t value_ndim, int64_t value_size, int64_t true_count) {
+  if (value_ndim > 1) {
+    throw TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                    "input, input has " + std::to_string(value_ndim) + " dimensions");
+  }
+  if (value_ndim == 1 && value_size != 1 && value_size != true_count) {
+    throw ValueError("NumPy boolean array indexing assignment cannot assign " +
+                     std::to_string(value_size) + " input values to the " +
+                     std::to_string(true_count) + " output values where the mask is true");
+  }
+}
+
+void check_index_values(const int64_t* values, int64_t n, int64_t axis, int64_t axis_size) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (values[i] < -axis_size || values[i] >= axis_size) {
+      throw IndexError(out_of_bounds_message(values[i], axis, axis_size));
+    }
+  }
+}
+
+int64_t broadcast_element_offset(int64_t j, const Dims& shape, const Dims& strides) {
+  int64_t off = 0;
+  for (size_t d = shape.size(); d-- > 0;) {
+    off += (j % shape[d]) * strides[d];
+    j /= shape[d];
+  }
+  return off;
+}
+
+void check_take_axes(const AdvancedPlan& plan, IndexMode mode) {
+  if (mode == IndexMode::Raise || shape_size(plan.index_shape) == 0) return;
+  for (const auto& arr : plan.arrays) {
+    if (arr.axis_size == 0) throw IndexError("cannot do a non-empty take from an empty axes.");
+  }
+}
+
+IndexLayout host_index_layout(const Dims& shape, int64_t itemsize,
+                              const std::vector<IndexEntry>& index,
+                              const std::vector<HostIndexData>& data) {
+  const Dims strides = contiguous_strides(shape, itemsize, 'C');
+  if (!has_advanced(index)) {
+    Dims s = shape, st = strides;
+    int64_t offset = 0;
+    apply_basic_index(s, st, offset, basic_items(index));
+    return {s, contiguous_strides(s, itemsize, 'C')};
+  }
+  check_index(shape, index);
+  // Masks -> their nonzero coordinates; values[i] is the data of expanded entry i.
+  size_t mask_dims = 0;
+  for (const auto& e : index) {
+    if (e.kind == Kind::BoolArray) mask_dims += e.shape.size();
+  }
+  std::vector<std::vector<int64_t>> coords;
+  coords.reserve(mask_dims);  // values points into its vectors
+  std::vector<int64_t> counts;
+  std::vector<const int64_t*> values;
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (index[i].kind != Kind::BoolArray) {
+      values.push_back(data[i].values);
+      continue;
+    }
+    if (!data[i].mask) throw std::logic_error("host_index_layout: a mask without host data");
+    auto nz = mask_nonzero(data[i].mask, index[i].shape);
+    counts.push_back(static_cast<int64_t>(nz[0].size()));
+    for (auto& v : nz) {
+      coords.push_back(std::move(v));
+      values.push_back(coords.back().data());
+    }
+  }
+  const auto entries = expand_bool_arrays(index, counts);
+  const AdvancedPlan plan = plan_advanced_index(shape, strides, entries);
+  if (shape_size(plan.index_shape) > 0) {
+    for (const auto& arr : plan.arrays) {
+      const int64_t* v = values[arr.entry];
+      if (v) check_index_values(v, shape_size(arr.shape), arr.axis, arr.axis_size);
+    }
+  }
+  return {plan.result_shape, plan.result_strides(itemsize)};
+}
+
 Dims setitem_value_strides(const Dims& shape_in, const Dims& strides_in, const Dims& target) {
   size_t skip = 0;
   while (shape_in.size() - skip > target.size() && shape_in[skip] == 1) ++skip;

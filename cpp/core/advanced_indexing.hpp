@@ -1,7 +1,7 @@
-// Planning of NumPy's advanced (integer-array and boolean) indexing on shapes alone: which
-// axes each index consumes, the result shape, where the broadcast index dimensions go, and
-// NumPy's IndexError messages. The index data (values, mask contents) is the device's
-// business; here only shapes are known. No CUDA, no Python.
+// Planning of NumPy's advanced (integer-array and boolean) indexing: which axes each index
+// consumes, the result shape, where the broadcast index dimensions go, and NumPy's
+// IndexError messages, from shapes; the checks and mask expansion of index data that is on
+// the host. Index data on the device is ops/advanced_indexing's. No CUDA, no Python.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -11,6 +11,10 @@
 #include "core/layout.hpp"
 
 namespace gpuarr {
+
+// The Python modes of take/put: 'raise' (negative indices wrap, out of range raises),
+// 'wrap' (modulo the axis length), 'clip' (clamped to [0, n-1]).
+enum class IndexMode : int { Raise = 0, Wrap = 1, Clip = 2 };
 
 struct IndexEntry {
   enum class Kind : uint8_t { Integer, Slice, NewAxis, Ellipsis, IntArray, BoolArray, BoolScalar };
@@ -87,6 +91,55 @@ struct AdvancedPlan {
 AdvancedPlan plan_advanced_index(const Dims& shape, const Dims& strides,
                                  const std::vector<IndexEntry>& index);
 
+// The basic index items of a key without array entries (IntArray, BoolArray and
+// BoolScalar entries throw std::logic_error).
+std::vector<IndexItem> basic_items(const std::vector<IndexEntry>& index);
+
+// numpy.nonzero of a C-contiguous boolean mask of `shape` (at least one dimension), given
+// as bytes (nonzero = true): one vector of coordinates per dimension, in C order.
+std::vector<std::vector<int64_t>> mask_nonzero(const uint8_t* mask, const Dims& shape);
+
+// True when the key is one boolean array covering all `ndim` axes: assigning through it
+// takes NumPy's mask-assignment checks (check_mask_assignment) instead of broadcasting.
+bool is_full_mask_key(const std::vector<IndexEntry>& index, int64_t ndim);
+
+// NumPy's checks of the value of `a[mask] = value` for a full mask with `true_count` true
+// elements: TypeError for a value of more than one dimension, ValueError for a 1-d value
+// whose length is neither 1 nor true_count.
+void check_mask_assignment(int64_t value_ndim, int64_t value_size, int64_t true_count);
+
+// Throws IndexError (out_of_bounds_message) for the first of the n values outside
+// [-axis_size, axis_size), NumPy's bounds check of one index array.
+void check_index_values(const int64_t* values, int64_t n, int64_t axis, int64_t axis_size);
+
+// Byte offset of element j (C order over `shape`) of an array whose byte strides,
+// broadcast to `shape`, are `strides`.
+int64_t broadcast_element_offset(int64_t j, const Dims& shape, const Dims& strides);
+
+// take/put in Wrap or Clip mode: NumPy's IndexError "cannot do a non-empty take from an
+// empty axes." when an indexed axis is empty and the index is not. No-op in Raise mode
+// (there every index is out of bounds and the bounds check reports it).
+void check_take_axes(const AdvancedPlan& plan, IndexMode mode);
+
+// Host data of one key entry (parallel to the key): the int64 values of an IntArray or
+// the mask bytes of a BoolArray, C-contiguous over the entry's shape.
+struct HostIndexData {
+  const int64_t* values = nullptr;
+  const uint8_t* mask = nullptr;
+};
+
+// The layout of NumPy's a[key] for a C-contiguous array of `shape` with itemsize-byte
+// elements, when all the key's arrays are host data: the result shape and byte strides,
+// after NumPy's checks in NumPy's order (the key's shape checks, masks, planning, then
+// the values of each index array in turn).
+struct IndexLayout {
+  Dims shape;
+  Dims strides;
+};
+IndexLayout host_index_layout(const Dims& shape, int64_t itemsize,
+                              const std::vector<IndexEntry>& index,
+                              const std::vector<HostIndexData>& data);
+
 // Broadcast strides of `shape`/`strides` to `target` for advanced assignment; leading
 // length-1 axes beyond the target's may be dropped. Throws ValueError "shape mismatch:
 // value array of shape (3,) could not be broadcast to indexing result of shape (2,)".
@@ -95,9 +148,6 @@ Dims setitem_value_strides(const Dims& shape, const Dims& strides, const Dims& t
 // NumPy's "index 10 is out of bounds for axis 0 with size 5".
 std::string out_of_bounds_message(int64_t index, int64_t axis, int64_t size);
 
-// The Python modes of take/put: 'raise' (negative indices wrap, out of range raises),
-// 'wrap' (modulo the axis length), 'clip' (clamped to [0, n-1]).
-enum class IndexMode : int { Raise = 0, Wrap = 1, Clip = 2 };
 IndexMode index_mode_from_string(const std::string& s);
 
 // Host version of the device rule (used to test it and for host-side index checks):

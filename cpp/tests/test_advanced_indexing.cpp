@@ -219,3 +219,153 @@ TEST(AdvancedIndexing, Modes) {
   EXPECT_EQ(v, 4);
   EXPECT_THROW(index_mode_from_string("foo"), ValueError);
 }
+
+TEST(AdvancedIndexing, BasicItems) {
+  const auto items = basic_items({IndexEntry::integer(-1), IndexEntry::slice(1, kHi, 2),
+                                  IndexEntry::newaxis(), IndexEntry::ellipsis()});
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[0].kind, IndexItem::Kind::Integer);
+  EXPECT_EQ(items[0].value, -1);
+  EXPECT_EQ(items[1].kind, IndexItem::Kind::Slice);
+  EXPECT_EQ(items[1].start, 1);
+  EXPECT_EQ(items[1].stop, kHi);
+  EXPECT_EQ(items[1].step, 2);
+  EXPECT_EQ(items[2].kind, IndexItem::Kind::NewAxis);
+  EXPECT_EQ(items[3].kind, IndexItem::Kind::Ellipsis);
+  EXPECT_THROW(basic_items({all(), arr({2})}), std::logic_error);
+  EXPECT_THROW(basic_items({IndexEntry::bool_scalar(true)}), std::logic_error);
+}
+
+TEST(AdvancedIndexing, MaskNonzero) {
+  // [[0, 1, 0], [2, 0, 1]]: any nonzero byte is true, as NumPy reads bool memory.
+  const uint8_t m[] = {0, 1, 0, 2, 0, 1};
+  auto nz = mask_nonzero(m, {2, 3});
+  ASSERT_EQ(nz.size(), 2u);
+  EXPECT_EQ(nz[0], (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(nz[1], (std::vector<int64_t>{1, 0, 2}));
+  nz = mask_nonzero(m, {6});
+  EXPECT_EQ(nz, (std::vector<std::vector<int64_t>>{{1, 3, 5}}));
+  // (2, 1, 3): the middle coordinate is always 0
+  nz = mask_nonzero(m, {2, 1, 3});
+  EXPECT_EQ(nz[0], (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(nz[1], (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(nz[2], (std::vector<int64_t>{1, 0, 2}));
+  const uint8_t none[] = {0, 0, 0, 0};
+  nz = mask_nonzero(none, {2, 2});
+  ASSERT_EQ(nz.size(), 2u);
+  EXPECT_TRUE(nz[0].empty() && nz[1].empty());
+  nz = mask_nonzero(nullptr, {3, 0});  // empty mask: no element is read
+  ASSERT_EQ(nz.size(), 2u);
+  EXPECT_TRUE(nz[0].empty());
+}
+
+TEST(AdvancedIndexing, FullMaskAndItsAssignment) {
+  EXPECT_TRUE(is_full_mask_key({IndexEntry::bool_array({2, 3})}, 2));
+  EXPECT_FALSE(is_full_mask_key({IndexEntry::bool_array({2})}, 2));
+  EXPECT_FALSE(is_full_mask_key({IndexEntry::bool_array({2, 3}), IndexEntry::ellipsis()}, 2));
+  EXPECT_FALSE(is_full_mask_key({arr({2})}, 1));
+  EXPECT_FALSE(is_full_mask_key({IndexEntry::bool_scalar(true)}, 0));
+  EXPECT_NO_THROW(check_mask_assignment(0, 1, 4));
+  EXPECT_NO_THROW(check_mask_assignment(1, 1, 4));
+  EXPECT_NO_THROW(check_mask_assignment(1, 4, 4));
+  EXPECT_NO_THROW(check_mask_assignment(1, 0, 0));
+  try {
+    check_mask_assignment(2, 4, 4);
+    FAIL();
+  } catch (const TypeError& e) {
+    EXPECT_STREQ(e.what(), "NumPy boolean array indexing assignment requires a 0 or "
+                           "1-dimensional input, input has 2 dimensions");
+  }
+  try {
+    check_mask_assignment(1, 3, 4);
+    FAIL();
+  } catch (const ValueError& e) {
+    EXPECT_STREQ(e.what(), "NumPy boolean array indexing assignment cannot assign 3 input "
+                           "values to the 4 output values where the mask is true");
+  }
+}
+
+TEST(AdvancedIndexing, IndexValuesAndOffsets) {
+  const int64_t v[] = {0, -5, 4, 5, -6};
+  EXPECT_NO_THROW(check_index_values(v, 3, 0, 5));
+  try {
+    check_index_values(v, 5, 2, 5);  // 5 comes before -6
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "index 5 is out of bounds for axis 2 with size 5");
+  }
+  EXPECT_THROW(check_index_values(v, 1, 0, 0), IndexError);
+  // Element 5 of (2, 3) is (1, 2): C-contiguous bytes 40; broadcast row (0, 8) bytes 16;
+  // a transposed (3, 2) int64 array seen as (2, 3) with strides (8, 16): 8 + 32.
+  EXPECT_EQ(broadcast_element_offset(5, {2, 3}, {24, 8}), 40);
+  EXPECT_EQ(broadcast_element_offset(5, {2, 3}, {0, 8}), 16);
+  EXPECT_EQ(broadcast_element_offset(5, {2, 3}, {8, 16}), 40);
+  EXPECT_EQ(broadcast_element_offset(0, {}, {}), 0);
+}
+
+TEST(AdvancedIndexing, TakeFromEmptyAxes) {
+  const Dims shape{0, 3};
+  auto p = plan_advanced_index(shape, cstrides(shape), {arr({2})});
+  try {
+    check_take_axes(p, IndexMode::Wrap);
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "cannot do a non-empty take from an empty axes.");
+  }
+  EXPECT_THROW(check_take_axes(p, IndexMode::Clip), IndexError);
+  EXPECT_NO_THROW(check_take_axes(p, IndexMode::Raise));
+  p = plan_advanced_index(shape, cstrides(shape), {arr({0})});  // an empty index
+  EXPECT_NO_THROW(check_take_axes(p, IndexMode::Wrap));
+  p = plan_advanced_index({4, 0}, cstrides({4, 0}), {arr({2})});  // the indexed axis is not empty
+  EXPECT_NO_THROW(check_take_axes(p, IndexMode::Clip));
+}
+
+TEST(AdvancedIndexing, HostIndexLayout) {
+  const Dims shape{4, 5, 6};
+  // Basic keys: the shape of the view, C-contiguous strides.
+  auto l = host_index_layout(shape, 8, {IndexEntry::integer(1), IndexEntry::slice(kLo, kHi, 2)}, {{}, {}});
+  EXPECT_EQ(l.shape, (Dims{3, 6}));
+  EXPECT_EQ(l.strides, (Dims{48, 8}));
+  // a[:, [[0, 4]], 2] -> (4, 1, 2): index dims in place
+  const int64_t idx[] = {0, 4};
+  l = host_index_layout(shape, 8, {all(), arr({1, 2}), IndexEntry::integer(2)},
+                        {{}, {idx, nullptr}, {}});
+  EXPECT_EQ(l.shape, (Dims{4, 1, 2}));
+  EXPECT_EQ(l.strides, (Dims{8, 64, 32}));
+  // a[mask] with a (4, 5) mask of 3 true elements -> (3, 6)
+  std::vector<uint8_t> mask(20, 0);
+  mask[1] = mask[7] = mask[19] = 1;
+  l = host_index_layout(shape, 8, {IndexEntry::bool_array({4, 5})}, {{nullptr, mask.data()}});
+  EXPECT_EQ(l.shape, (Dims{3, 6}));
+  EXPECT_EQ(l.strides, (Dims{48, 8}));
+  // a mask and an array: a[mask2, [0, 4]] broadcasts (3,) against (2,)
+  try {
+    host_index_layout(shape, 8, {IndexEntry::bool_array({4, 5}), arr({2})},
+                      {{nullptr, mask.data()}, {idx, nullptr}});
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "shape mismatch: indexing arrays could not be broadcast together "
+                           "with shapes (3,) (3,) (2,) ");
+  }
+  // Values are checked array by array, after the shapes.
+  const int64_t bad0[] = {0, 4};   // axis 0 has size 4
+  const int64_t bad1[] = {7, 9};   // axis 1 has size 5
+  try {
+    host_index_layout(shape, 8, {arr({2}), arr({2})}, {{bad0, nullptr}, {bad1, nullptr}});
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "index 4 is out of bounds for axis 0 with size 4");
+  }
+  try {
+    host_index_layout(shape, 8, {arr({2}), arr({3})}, {{bad0, nullptr}, {bad1, nullptr}});
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "shape mismatch: indexing arrays could not be broadcast together "
+                           "with shapes (2,) (3,) ");
+  }
+  // An empty broadcast index checks no values: a[[5], []] -> (0, 6)
+  const int64_t five[] = {5};
+  const int64_t nothing[] = {0};
+  l = host_index_layout(shape, 8, {arr({1}), arr({0})}, {{five, nullptr}, {nothing, nullptr}});
+  EXPECT_EQ(l.shape, (Dims{0, 6}));
+}
