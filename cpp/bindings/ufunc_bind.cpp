@@ -1,6 +1,7 @@
-// gpuarr's ufunc objects (gpuarr.add, gpuarr.sqrt, ...) and the ndarray operators. The
-// whole dispatch of `a + b` is here, in C++: classify the operands, pick NumPy's loop,
-// broadcast, allocate, launch.
+// gpuarr's ufunc objects (gpuarr.add, gpuarr.sqrt, ...) and the ndarray operators: Python
+// objects become operand descriptions, the planner (core/ufunc_plan.hpp) decides the loop,
+// errors, copies, deferral and layout, and this file carries the plan out (allocate, copy,
+// launch) and converts the result back.
 #include <pybind11/stl.h>
 
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
 #include "core/promotion.hpp"
+#include "core/ufunc_plan.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/lazy_elementwise.hpp"
 #include "runtime/deferred_work.hpp"
@@ -26,13 +28,11 @@ struct PyUfunc {
   const UfuncDef* def;
 };
 
-enum class OperandKind { Array, WeakScalar, StrongScalar };
-
+// One input: the Python object, the array behind it, and its description for the planner.
 struct Operand {
-  OperandKind kind;
   py::handle obj;
   const NDArray* array = nullptr;
-  PromotionOperand promo;
+  UfuncOperand d;
 };
 
 const py::object& numpy_generic() {
@@ -40,31 +40,67 @@ const py::object& numpy_generic() {
   return *g;
 }
 
-// Classifies one input; false when gpuarr does not take this type.
+// Classifies one input (kind and promotion operand); false when gpuarr does not take this
+// type.
 bool classify(py::handle h, Operand& op) {
   op.obj = h;
   if (is_gpuarr_array(h)) {
-    op.kind = OperandKind::Array;
+    op.d.kind = UfuncOperandKind::Array;
     op.array = &as_array(h).a;
-    op.promo = {op.array->dtype, WeakKind::None};
+    op.d.promo = {op.array->dtype, WeakKind::None};
     return true;
   }
   PyObject* o = h.ptr();
-  op.kind = OperandKind::WeakScalar;
+  op.d.kind = UfuncOperandKind::WeakScalar;
+  PromotionOperand& promo = op.d.promo;
   // Exact Python types first: numpy.float64 and numpy.complex128 subclass float and
   // complex but are strong (NEP 50).
-  if (PyBool_Check(o)) op.promo = {DType::Bool, WeakKind::Bool};
-  else if (PyFloat_CheckExact(o)) op.promo = {DType::Float64, WeakKind::Float};
-  else if (PyLong_CheckExact(o)) op.promo = {DType::Int64, WeakKind::Int};
-  else if (PyComplex_CheckExact(o)) op.promo = {DType::Complex128, WeakKind::Complex};
+  if (PyBool_Check(o)) promo = {DType::Bool, WeakKind::Bool};
+  else if (PyFloat_CheckExact(o)) promo = {DType::Float64, WeakKind::Float};
+  else if (PyLong_CheckExact(o)) promo = {DType::Int64, WeakKind::Int};
+  else if (PyComplex_CheckExact(o)) promo = {DType::Complex128, WeakKind::Complex};
   else if (py::isinstance(h, numpy_generic())) {
-    op.kind = OperandKind::StrongScalar;
-    op.promo = {dtype_from_py(h.attr("dtype")), WeakKind::None};
-  } else if (PyLong_Check(o)) op.promo = {DType::Int64, WeakKind::Int};
-  else if (PyFloat_Check(o)) op.promo = {DType::Float64, WeakKind::Float};
-  else if (PyComplex_Check(o)) op.promo = {DType::Complex128, WeakKind::Complex};
+    op.d.kind = UfuncOperandKind::StrongScalar;
+    promo = {dtype_from_py(h.attr("dtype")), WeakKind::None};
+  } else if (PyLong_Check(o)) promo = {DType::Int64, WeakKind::Int};
+  else if (PyFloat_Check(o)) promo = {DType::Float64, WeakKind::Float};
+  else if (PyComplex_Check(o)) promo = {DType::Complex128, WeakKind::Complex};
   else return false;
   return true;
+}
+
+void describe_array(const NDArray& a, UfuncOperand& d) {
+  d.kind = UfuncOperandKind::Array;
+  d.promo = {a.dtype, WeakKind::None};
+  d.shape = &a.shape;
+  d.strides = &a.strides;
+  d.offset = a.offset;
+  d.memory = a.memory.get();
+}
+
+// Completes a classified input's description: the view of an array, the value of a Python
+// int or bool, and, where the ufunc reads it, whether a scalar exponent is negative.
+void describe(Operand& op, bool sign_needed) {
+  UfuncOperand& d = op.d;
+  if (d.kind == UfuncOperandKind::Array) return describe_array(*op.array, d);
+  PyObject* o = op.obj.ptr();
+  if (d.promo.weak == WeakKind::Int || d.promo.weak == WeakKind::Bool) {
+    int overflow = 0;
+    d.int_value = PyLong_AsLongLongAndOverflow(o, &overflow);
+    d.int_overflow = static_cast<int8_t>(overflow);
+    if (overflow > 0) {
+      PyLong_AsUnsignedLongLong(o);
+      d.fits_uint64 = !PyErr_Occurred();
+      PyErr_Clear();
+    }
+    d.negative = overflow ? overflow < 0 : d.int_value < 0;
+  } else if (sign_needed && PyFloat_CheckExact(o)) {
+    d.negative = PyFloat_AS_DOUBLE(o) < 0;
+  } else if (sign_needed) {
+    const int lt = PyObject_RichCompareBool(o, py::int_(0).ptr(), Py_LT);
+    if (lt < 0) PyErr_Clear();  // complex: unordered, not negative
+    d.negative = lt == 1;
+  }
 }
 
 [[noreturn]] void unsupported_type(py::handle h) {
@@ -75,13 +111,15 @@ bool classify(py::handle h, Operand& op) {
 
 template <class T> void put(unsigned char* out, T v) { std::memcpy(out, &v, sizeof(T)); }
 
-// A Python scalar as one element of `t`, fast for the common cases; NumPy's conversion
-// (and its OverflowError for out-of-range Python ints) otherwise.
-void scalar_to_bytes(const Operand& op, DType t, unsigned char* out) {
-  PyObject* o = op.obj.ptr();
-  if (op.kind == OperandKind::WeakScalar && t != DType::Float16) {
-    if (op.promo.weak == WeakKind::Float) {
-      const double v = PyFloat_AS_DOUBLE(o);
+// A Python scalar as one element of `t` (its truth value, 0 or 1, when `truth`), fast for
+// the common cases; NumPy's conversion (and its OverflowError for out-of-range Python
+// ints) otherwise.
+void scalar_to_bytes(const Operand& op, DType t, unsigned char* out, bool truth = false) {
+  const UfuncOperand& d = op.d;
+  py::handle obj = op.obj;
+  if (d.kind == UfuncOperandKind::WeakScalar && t != DType::Float16) {
+    if (d.promo.weak == WeakKind::Float) {
+      const double v = PyFloat_AS_DOUBLE(obj.ptr());
       switch (t) {
         case DType::Float32: return put(out, static_cast<float>(v));
         case DType::Float64: return put(out, v);
@@ -89,81 +127,45 @@ void scalar_to_bytes(const Operand& op, DType t, unsigned char* out) {
         case DType::Complex128: put(out, v); return put(out + 8, 0.0);
         default: break;
       }
-    } else if (op.promo.weak == WeakKind::Int || op.promo.weak == WeakKind::Bool) {
-      int overflow = 0;
-      const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-      if (!overflow) {
-        switch (t) {
-          case DType::Bool: return put(out, static_cast<bool>(v != 0));
-          case DType::Int8: if (v >= -128 && v <= 127) return put(out, static_cast<int8_t>(v)); break;
-          case DType::Int16: if (v >= -32768 && v <= 32767) return put(out, static_cast<int16_t>(v)); break;
-          case DType::Int32: if (v >= INT32_MIN && v <= INT32_MAX) return put(out, static_cast<int32_t>(v)); break;
-          case DType::Int64: return put(out, static_cast<int64_t>(v));
-          case DType::UInt8: if (v >= 0 && v <= 255) return put(out, static_cast<uint8_t>(v)); break;
-          case DType::UInt16: if (v >= 0 && v <= 65535) return put(out, static_cast<uint16_t>(v)); break;
-          case DType::UInt32: if (v >= 0 && v <= UINT32_MAX) return put(out, static_cast<uint32_t>(v)); break;
-          case DType::UInt64: if (v >= 0) return put(out, static_cast<uint64_t>(v)); break;
-          case DType::Float32: return put(out, static_cast<float>(v));
-          case DType::Float64: return put(out, static_cast<double>(v));
-          case DType::Complex64: put(out, static_cast<float>(v)); return put(out + 4, 0.0f);
-          case DType::Complex128: put(out, static_cast<double>(v)); return put(out + 8, 0.0);
-          default: break;
-        }
+    } else if ((d.promo.weak == WeakKind::Int || d.promo.weak == WeakKind::Bool) &&
+               !d.int_overflow) {
+      const long long v = truth ? d.int_value != 0 : d.int_value;
+      switch (t) {
+        case DType::Bool: return put(out, static_cast<bool>(v != 0));
+        case DType::Int8: if (v >= -128 && v <= 127) return put(out, static_cast<int8_t>(v)); break;
+        case DType::Int16: if (v >= -32768 && v <= 32767) return put(out, static_cast<int16_t>(v)); break;
+        case DType::Int32: if (v >= INT32_MIN && v <= INT32_MAX) return put(out, static_cast<int32_t>(v)); break;
+        case DType::Int64: return put(out, static_cast<int64_t>(v));
+        case DType::UInt8: if (v >= 0 && v <= 255) return put(out, static_cast<uint8_t>(v)); break;
+        case DType::UInt16: if (v >= 0 && v <= 65535) return put(out, static_cast<uint16_t>(v)); break;
+        case DType::UInt32: if (v >= 0 && v <= UINT32_MAX) return put(out, static_cast<uint32_t>(v)); break;
+        case DType::UInt64: if (v >= 0) return put(out, static_cast<uint64_t>(v)); break;
+        case DType::Float32: return put(out, static_cast<float>(v));
+        case DType::Float64: return put(out, static_cast<double>(v));
+        case DType::Complex64: put(out, static_cast<float>(v)); return put(out + 4, 0.0f);
+        case DType::Complex128: put(out, static_cast<double>(v)); return put(out + 8, 0.0);
+        default: break;
       }
     }
   }
-  const std::string bytes = scalar_bytes(op.obj, t, op.kind == OperandKind::WeakScalar
-                                                        ? ScalarCast::Assign
-                                                        : ScalarCast::Unsafe);
+  if (truth) {
+    static auto* one = new py::int_(1);
+    static auto* zero = new py::int_(0);
+    obj = d.int_value != 0 ? *one : *zero;
+  }
+  const std::string bytes = scalar_bytes(obj, t, d.kind == UfuncOperandKind::WeakScalar
+                                                     ? ScalarCast::Assign
+                                                     : ScalarCast::Unsafe);
   std::memcpy(out, bytes.data(), bytes.size());
 }
 
-bool weak_int_fits(const Operand& op, DType t) {
-  if (op.promo.weak != WeakKind::Int || !is_integer(t)) return true;
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(op.obj.ptr(), &overflow);
-  if (overflow > 0 && t == DType::UInt64) {  // [2**63, 2**64) fits uint64 only
-    PyLong_AsUnsignedLongLong(op.obj.ptr());
-    if (!PyErr_Occurred()) return true;
-    PyErr_Clear();
-    return false;
-  }
-  if (overflow) return false;
-  switch (t) {
-    case DType::Int8: return v >= -128 && v <= 127;
-    case DType::Int16: return v >= -32768 && v <= 32767;
-    case DType::Int32: return v >= INT32_MIN && v <= INT32_MAX;
-    case DType::UInt8: return v >= 0 && v <= 255;
-    case DType::UInt16: return v >= 0 && v <= 65535;
-    case DType::UInt32: return v >= 0 && v <= UINT32_MAX;
-    case DType::UInt64: return v >= 0;
-    default: return true;
-  }
-}
-
-bool same_view(const NDArray& a, const NDArray& b) {
-  return a.data() == b.data() && a.shape == b.shape && a.strides == b.strides &&
-         a.dtype == b.dtype;
-}
-
-bool may_overlap(const NDArray& a, const NDArray& b) {
-  if (a.memory != b.memory || a.size() == 0 || b.size() == 0) return false;
-  return extents_overlap(a.offset, a.shape, a.strides, b.offset, b.shape, b.strides,
-                         std::max(a.itemsize(), b.itemsize()));
-}
-
-// The result of comparing integer array operand 1-k with a Python int beyond its range.
-py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, bool scalar_positive,
-                               py::handle out_obj) {
-  // x1 < x2 when the scalar is x2 and above every array value, or x1 and below them.
-  const bool x1_less = (k == 1) == scalar_positive;
-  const bool value = u.has(x1_less ? kUfuncTrueWhenLess : kUfuncTrueWhenGreater);
-  const Operand& arr = ops[1 - k];
-  Dims shape = arr.kind == OperandKind::Array ? arr.array->shape : Dims{};
-  int device = arr.kind == OperandKind::Array ? arr.array->device() : (require_device(), current_device());
+// The constant result of a comparison that needs no kernel (UfuncPlan::constant).
+py::object constant_result(const UfuncPlan& plan, const Operand* ops, py::handle out_obj) {
+  const NDArray* like = plan.constant_like >= 0 ? ops[plan.constant_like].array : nullptr;
+  const int device = like ? like->device() : (require_device(), current_device());
   DeviceGuard guard(device);
-  NDArray result = empty_array(shape, DType::Bool, 'C');
-  fill_array(result, &value);
+  NDArray result = empty_array(like ? like->shape : Dims{}, DType::Bool, 'C');
+  fill_array(result, &plan.constant_value);
   if (!out_obj.is_none()) {
     assign_array(as_array(out_obj).a, result);
     return py::reinterpret_borrow<py::object>(out_obj);
@@ -171,213 +173,100 @@ py::object constant_comparison(const UfuncDef& u, const Operand* ops, int k, boo
   return make_owner(std::move(result));
 }
 
-// A pending result (ops/lazy_elementwise.hpp) when the call can be deferred: a deferrable
-// ufunc on a large float32/float64 problem whose operands need no conversion, and whose
-// eager result would be C-contiguous (the deferred one is).
-std::optional<NDArray> try_defer(const UfuncDef& u, const UfuncLoopTypes& loop,
-                                 const Operand* ops, const Dims& shape) {
-  const int64_t min_size = lazy_min_size();
-  const int64_t size = shape_size(shape);
-  if (!u.lazy_op || min_size <= 0 || size < min_size ||
-      (loop.out != DType::Float32 && loop.out != DType::Float64))
-    return std::nullopt;
-  const LazyOp op = *u.lazy_op;
-  LazyOperand operands[kMaxUfuncInputs];
-  bool layout_known = false;
-  for (int k = 0; k < u.nin; ++k) {
-    if (loop.in[k] != loop.out) return std::nullopt;
-    if (ops[k].kind == OperandKind::Array) {
-      const NDArray* a = ops[k].array;
-      if (a->dtype != loop.out) return std::nullopt;
-      if (!layout_known && a->shape == shape && !a->c_contiguous()) {
-        // The eager result follows this operand's memory order (order 'K').
-        layout_known = true;
-        if (a->f_contiguous() || strides_like(shape, a->strides, itemsize(loop.out)) !=
-                                     contiguous_strides(shape, itemsize(loop.out), 'C'))
-          return std::nullopt;
-      }
-      operands[k].array = a;
-    } else {
-      scalar_to_bytes(ops[k], loop.out, operands[k].scalar);
-    }
-  }
-  return defer_elementwise(op, loop.out, shape, operands, u.nin);
-}
-
 }  // namespace
 
-// Calls ufunc `u` on `nin` inputs. `out` is None or a gpuarr array.
+// Calls ufunc `u` on `nin` inputs. `out` is None or a gpuarr array. The planner
+// (core/ufunc_plan.hpp) decides; this carries the plan out.
 py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle out_obj,
                       std::optional<DType> dtype, Casting casting) {
   const int nin = u.nin;
   Operand ops[kMaxUfuncInputs];
-  for (int k = 0; k < nin; ++k)
-    if (!classify(inputs[k], ops[k])) unsupported_type(inputs[k]);
-
-  PromotionOperand promo[kMaxUfuncInputs];
-  for (int k = 0; k < nin; ++k) promo[k] = ops[k].promo;
-  bool where = u.has(kUfuncWhereSelect);
-  int loop_index;
-  if (where) {
-    // where(condition, x, y): the condition becomes bool, x and y promote together.
-    std::vector<PromotionOperand> xy{promo[1], promo[2]};
-    const DType t = dtype ? *dtype : result_type(xy);
-    loop_index = -1;
-    for (size_t i = 0; i < u.loop_types.size(); ++i)
-      if (u.loop_types[i].out == t) loop_index = static_cast<int>(i);
-  } else {
-    if (u.has(kUfuncLogical)) {
-      // Only truth values matter: NumPy 2.5 reads a Python int as a C long (OverflowError
-      // beyond int64) and never checks it against the array's dtype.
-      for (int k = 0; k < nin; ++k)
-        if (ops[k].promo.weak == WeakKind::Int) {
-          if (!weak_int_fits(ops[k], DType::Int64)) {
-            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
-            throw py::error_already_set();
-          }
-          static auto* one = new py::int_(1);
-          static auto* zero = new py::int_(0);
-          ops[k].obj = PyObject_IsTrue(ops[k].obj.ptr()) ? *one : *zero;
-        }
-    }
-    loop_index = u.loop_cache.resolve(u.signature(), promo, dtype, casting);
-    if (u.has(kUfuncComparison)) {
-      // NumPy 2 compares out-of-range Python ints exactly rather than failing: compare
-      // in a type that holds them.
-      const UfuncLoopTypes& lt = u.loop_types[loop_index];
-      for (int k = 0; k < nin; ++k) {
-        if (!weak_int_fits(ops[k], lt.in[k])) {
-          for (int j = 0; j < nin; ++j)
-            if (promo[j].weak == WeakKind::Int) promo[j] = {DType::Int64, WeakKind::None};
-          const bool fits64 = weak_int_fits(ops[k], DType::Int64);
-          if (!fits64) {
-            const int other = 1 - k;
-            const DType od = promo[other].dtype;
-            const bool positive = PyObject_RichCompareBool(ops[k].obj.ptr(), py::int_(0).ptr(), Py_GT) == 1;
-            if (positive && kind_char(od) == 'u' && weak_int_fits(ops[k], DType::UInt64)) {
-              promo[k] = {DType::UInt64, WeakKind::None};
-            } else if (od == DType::Bool) {
-              // bool with a Python int resolves to int64, which cannot hold it: NumPy's error.
-              PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
-              throw py::error_already_set();
-            } else if (is_integer(od)) {
-              // Beyond every value of the integer dtype: the answer is known without a
-              // kernel (NumPy 2 compares Python ints exactly).
-              return constant_comparison(u, ops, k, positive, out_obj);
-            } else {
-              promo[k] = {DType::Float64, WeakKind::None};
-            }
-          }
-          loop_index = u.loop_cache.resolve(u.signature(), promo, dtype, casting);
-          break;
-        }
-      }
-    }
-  }
-  const UfuncLoopTypes& loop = u.loop_types[loop_index];
-  if (nin == 2 && is_integer(loop.in[1]) && u.has(kUfuncNonnegativeIntExponent) &&
-      ops[1].kind != OperandKind::Array &&
-      PyObject_RichCompareBool(ops[1].obj.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
-    // NumPy refuses this in the loop; a kernel cannot raise, so scalar exponents are
-    // checked here (array exponents give 0, see ufunc_math.cuh).
-    throw ValueError("Integers to negative integer powers are not allowed.");
-  }
-
-  // Shape and device.
-  const NDArray* out_array = nullptr;
-  if (!out_obj.is_none()) {
-    if (!is_gpuarr_array(out_obj))
-      throw TypeError("return arrays must be of ArrayType");
-    out_array = &as_array(out_obj).a;
-  }
-  const Dims* shapes[kMaxUfuncInputs];
-  int n_shapes = 0;
-  int device = -1;
+  UfuncOperand desc[kMaxUfuncInputs];
   for (int k = 0; k < nin; ++k) {
-    if (ops[k].kind == OperandKind::Array) {
-      shapes[n_shapes++] = &ops[k].array->shape;
-      if (device < 0) device = ops[k].array->device();
+    if (!classify(inputs[k], ops[k])) unsupported_type(inputs[k]);
+    describe(ops[k], k == 1 && u.has(kUfuncNonnegativeIntExponent));
+    desc[k] = ops[k].d;
+  }
+  UfuncCall call;
+  call.ufunc = &u;
+  call.inputs = desc;
+  const NDArray* out_array = nullptr;
+  UfuncOperand out_desc;
+  if (!out_obj.is_none()) {
+    if (is_gpuarr_array(out_obj)) {
+      out_array = &as_array(out_obj).a;
+      describe_array(*out_array, out_desc);
+      call.out = &out_desc;
+    } else {
+      call.out_not_array = true;
     }
   }
-  bool same_shapes = true;
-  for (int k = 1; k < n_shapes; ++k) same_shapes = same_shapes && *shapes[k] == *shapes[0];
-  Dims shape = n_shapes == 0  ? Dims{}
-               : same_shapes ? *shapes[0]
-                             : broadcast_shapes(std::vector<const Dims*>(shapes, shapes + n_shapes));
-  if (out_array) {
-    if (device < 0) device = out_array->device();
-    std::vector<const Dims*> with_out{&out_array->shape, &shape};
-    Dims full;
-    try {
-      full = broadcast_shapes(with_out);
-    } catch (const ValueError&) {
-      full.clear();
-    }
-    if (full != out_array->shape) {
-      throw ValueError("non-broadcastable output operand with shape " +
-                       compact_shape_str(out_array->shape) +
-                       " doesn't match the broadcast shape " + compact_shape_str(full.empty() && !shape.empty() ? shape : full));
-    }
-    shape = out_array->shape;
-    if (!can_cast(loop.out, out_array->dtype, casting))
-      throw TypeError(ufunc_cast_error(u.name, true, 0, loop.out, out_array->dtype, casting));
-  }
+  call.dtype = dtype;
+  call.casting = casting;
+  if (u.lazy_op) call.defer_min_size = lazy_min_size();
+  UfuncPlan plan = plan_ufunc_call(call);
+  if (plan.constant) return constant_result(plan, ops, out_obj);
+  const UfuncLoopTypes& loop = u.loop_types[plan.loop];
+
+  int device = -1;
+  for (int k = 0; k < nin && device < 0; ++k)
+    if (ops[k].array) device = ops[k].array->device();
+  if (device < 0 && out_array) device = out_array->device();
   if (device < 0) {
     require_device();
     device = current_device();
   }
   DeviceGuard guard(device);
 
-  if (!out_array && !where) {
-    if (auto deferred = try_defer(u, loop, ops, shape)) return make_owner(std::move(*deferred));
+  if (plan.defer) {
+    LazyOperand operands[kMaxUfuncInputs];
+    for (int k = 0; k < nin; ++k) {
+      if (ops[k].array) operands[k].array = ops[k].array;
+      else scalar_to_bytes(ops[k], loop.out, operands[k].scalar);
+    }
+    if (auto deferred = defer_elementwise(*u.lazy_op, loop.out, plan.shape, operands, nin))
+      return make_owner(std::move(*deferred));
   }
 
   // Inputs in the loop's types.
-  NDArray converted[kMaxUfuncInputs];
+  NDArray copies[kMaxUfuncInputs];
   UfuncOperandView views[kMaxUfuncInputs + 1];
-  std::vector<Dims> strides(nin + 1);
   for (int k = 0; k < nin; ++k) {
     UfuncOperandView& v = views[k + 1];
-    if (ops[k].kind == OperandKind::Array) {
-      const NDArray* a = ops[k].array;
-      if (a->dtype != loop.in[k]) {
-        converted[k] = copy_array(*a, loop.in[k], 'K');
-        a = &converted[k];
-      } else if (out_array && !same_view(*a, *out_array) && may_overlap(*a, *out_array)) {
-        converted[k] = copy_array(*a, a->dtype, 'K');
-        a = &converted[k];
-      }
-      v.data = a->data();
-      strides[k + 1] = a->shape == shape ? a->strides : broadcast_strides(a->shape, a->strides, shape);
-      ops[k].array = a;
-    } else {
-      v.is_scalar = true;
-      scalar_to_bytes(ops[k], loop.in[k], v.scalar);
-      strides[k + 1].assign(shape.size(), 0);
+    switch (plan.use[k]) {
+      case UfuncInputUse::Convert:
+      case UfuncInputUse::CopyForOverlap:
+        copies[k] = copy_array(*ops[k].array, loop.in[k], 'K');
+        ops[k].array = &copies[k];
+        describe_array(copies[k], desc[k]);
+        [[fallthrough]];
+      case UfuncInputUse::AsIs:
+        v.data = ops[k].array->data();
+        break;
+      case UfuncInputUse::Scalar:
+      case UfuncInputUse::ScalarTruth:
+        v.is_scalar = true;
+        scalar_to_bytes(ops[k], loop.in[k], v.scalar, plan.use[k] == UfuncInputUse::ScalarTruth);
+        break;
     }
   }
 
   // The output: `out` itself when it has the loop's dtype, else a fresh array.
   NDArray result;
-  const bool direct = out_array && out_array->dtype == loop.out;
-  if (direct) {
+  if (plan.write_out) {
     result = *out_array;
   } else {
-    const NDArray* like = nullptr;
-    for (int k = 0; k < nin && !like; ++k)
-      if (ops[k].kind == OperandKind::Array && ops[k].array->shape == shape &&
-          !ops[k].array->c_contiguous())
-        like = ops[k].array;
-    result = like ? empty_like_array(*like, loop.out, 'K') : empty_array(shape, loop.out, 'C');
+    const int like = ufunc_result_like(desc, nin, plan.shape);
+    result = like >= 0 ? empty_like_array(*ops[like].array, loop.out, 'K')
+                       : empty_array(plan.shape, loop.out, 'C');
   }
   views[0].data = result.data();
-  strides[0] = result.strides;
-  coalesce_dims(shape, strides);  // `shape` is the launch's from here on
-  for (int k = 0; k <= nin; ++k) views[k].strides = &strides[k];
-  u.launchers[loop_index](shape, views, stream_for(result));
+  plan_ufunc_launch(plan, desc, nin, result.strides);  // plan.shape is the launch's from here
+  for (int k = 0; k <= nin; ++k) views[k].strides = &plan.strides[k];
+  u.launchers[plan.loop](plan.shape, views, stream_for(result));
 
   if (out_array) {
-    if (!direct) assign_array(*out_array, result);
+    if (!plan.write_out) assign_array(*out_array, result);
     return py::reinterpret_borrow<py::object>(out_obj);
   }
   return make_owner(std::move(result));
@@ -601,7 +490,8 @@ void init_fast_operator_slots(py::handle cls) {
 }  // namespace
 
 GPUARR_BINDINGS(10) {
-  py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr())
+  py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr(),
+                      "A function applied element by element with broadcasting (numpy.ufunc).")
       .def("__call__", [](const PyUfunc& f, py::args args, py::kwargs kw) {
         return call_from_python(*f.def, std::move(args), std::move(kw));
       })
@@ -744,7 +634,7 @@ GPUARR_BINDINGS(10) {
     PromotionOperand promo[kMaxUfuncInputs];
     for (int k = 0; k < u.nin; ++k) {
       Operand op;
-      if (classify(operands[k], op)) promo[k] = op.promo;
+      if (classify(operands[k], op)) promo[k] = op.d.promo;
       else promo[k] = {dtype_from_py(operands[k]), WeakKind::None};
     }
     const int i = resolve_ufunc_loop(u.signature(), promo, dtype_arg(dtype), Casting::SameKind);
