@@ -1,89 +1,24 @@
-// .npy I/O seen from Python: header parsing/writing (core/npy_header) and the data path.
-// Data moves between a Python file object and device memory through pinned staging
-// buffers kept for I/O: reading fills one buffer (file.readinto) while the copy engine
-// moves the previous one to the device; writing copies chunks device -> pinned ahead
-// while earlier chunks are written out (file.write). Small arrays use one pageable copy.
+// .npy I/O seen from Python: header parsing/writing (core/npy_header) and the data path
+// (ops/array_file_io over the runtime's staging pipeline). Here Python file objects become
+// the data path's file ends: readinto/write called with the GIL, which the data path
+// otherwise runs without; regular files are read and written through their descriptor.
 #include <pybind11/stl.h>
 
-#include <algorithm>
-#include <array>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
+#include <utility>
 
 #include "bindings/dtype_convert.hpp"
 #include "bindings/py_array.hpp"
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
-#include "core/file_io.hpp"
 #include "core/npy_header.hpp"
-#include "ops/array_ops.hpp"
-#include "runtime/cuda_check.hpp"
-#include "runtime/device.hpp"
-#include "runtime/pinned_memory.hpp"
-#include "runtime/thread_pool.hpp"
-#include "runtime/transfer.hpp"
+#include "ops/array_file_io.hpp"
 
 namespace gpuarr::bind {
 namespace {
 
-// Arrays below this size go through one pageable buffer (no staging events).
-constexpr int64_t kSmallBytes = 1 << 20;
-
-struct IoStaging {
-  std::mutex mutex;
-  size_t chunk = 0;
-  std::vector<std::unique_ptr<PinnedMemory>> buffers;
-  std::vector<cudaEvent_t> released;  // recorded after the last copy using the buffer
-
-  IoStaging() {
-    chunk = staging_chunk_bytes();
-    chunk -= chunk % 64;  // whole elements of every dtype (byteswap works per chunk)
-    for (int i = 0; i < staging_buffers(); ++i) {
-      buffers.emplace_back(new PinnedMemory(chunk));
-      cudaEvent_t e;
-      GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-      released.push_back(e);
-    }
-  }
-};
-
-IoStaging& io_staging(int device) {
-  static std::array<IoStaging*, kMaxDevices> areas{};  // leaked: used until exit
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& a = areas[static_cast<size_t>(device)];
-  if (!a) a = new IoStaging();
-  return *a;
-}
-
-// Locks the staging area without holding the GIL (another thread holding the area may
-// need the GIL to call its file object).
-std::unique_lock<std::mutex> lock_staging(IoStaging& area) {
-  std::unique_lock<std::mutex> lock(area.mutex, std::defer_lock);
-  py::gil_scoped_release release;
-  lock.lock();
-  return lock;
-}
-
-void wait_event(cudaEvent_t e) {
-  py::gil_scoped_release release;
-  GPUARR_CUDA_CHECK(cudaEventSynchronize(e));
-}
-
-std::string truncated_message(const Dims& shape, int64_t count, int64_t got_items) {
-  std::string s = "(";
-  for (size_t k = 0; k < shape.size(); ++k) s += (k ? ", " : "") + std::to_string(shape[k]);
-  if (shape.size() == 1) s += ",";
-  s += ")";
-  return "Failed to read all data for array. Expected " + s + " = " + std::to_string(count) +
-         " elements, could only read " + std::to_string(got_items) +
-         " elements. (file seems not fully written?)";
-}
-
 // Fills [ptr, ptr+len) by calling readinto until full or end of file; returns bytes read.
-int64_t fill_from(const py::object& readinto, char* ptr, int64_t len) {
+int64_t fill_from(py::handle readinto, char* ptr, int64_t len) {
   int64_t got = 0;
   while (got < len) {
     py::object r = readinto(py::memoryview::from_memory(ptr + got, len - got, false));
@@ -95,29 +30,8 @@ int64_t fill_from(const py::object& readinto, char* ptr, int64_t len) {
   return got;
 }
 
-const ParallelFor& transfer_pool() {
-  static const ParallelFor run = [](int n, const std::function<void(int)>& task) {
-    parallel_for(n, task);
-  };
-  return run;
-}
-
-// The file_io helpers on the transfer thread pool. Call without the GIL.
-void byteswap_parallel(char* buf, int64_t len, int unit) {
-  byteswap_split(buf, len, unit, transfer_threads(), transfer_pool());
-}
-
-int64_t pread_parallel(int fd, int64_t file_off, char* buf, int64_t len) {
-  return positional_io(fd, file_off, buf, len, false, transfer_threads(), transfer_pool());
-}
-
-void pwrite_parallel(int fd, int64_t file_off, const char* buf, int64_t len) {
-  positional_io(fd, file_off, const_cast<char*>(buf), len, true, transfer_threads(),
-                transfer_pool());
-}
-
 // Writes [ptr, ptr+len) with write(), retrying partial writes of raw files.
-void drain_to(const py::object& write, const char* ptr, int64_t len) {
+void drain_to(py::handle write, const char* ptr, int64_t len) {
   int64_t done = 0;
   while (done < len) {
     py::object r =
@@ -129,117 +43,36 @@ void drain_to(const py::object& write, const char* ptr, int64_t len) {
   }
 }
 
-// A new device array of `shape` filled with the file's next bytes.
-// With fd >= 0 the bytes come from that file at file_offset (pread, in parallel) instead
-// of readinto (the caller moves the file position past them).
+// A new device array of `shape` filled with the file's next bytes, read by readinto, or
+// with fd >= 0 from that file at file_offset (the caller moves the file position past them).
 py::object read_array(py::object readinto, py::handle shape_obj, py::handle dtype_obj,
                       bool fortran_order, bool byteswap, int fd, int64_t file_offset) {
   const Dims shape = shape_from_py(shape_obj);
   const DType t = dtype_from_py(dtype_obj);
-  NDArray a = empty_array(shape, t, fortran_order ? 'F' : 'C');
-  const int64_t nbytes = a.nbytes();
-  const int64_t isz = a.itemsize();
-  const int unit = static_cast<int>(is_complex(t) ? isz / 2 : isz);
-  const bool swap = byteswap && unit > 1;
-  if (nbytes == 0) return make_owner(std::move(a));
-  if (nbytes <= kSmallBytes) {
-    std::vector<char> buf(static_cast<size_t>(nbytes));
-    int64_t got;
-    if (fd >= 0) {
-      py::gil_scoped_release release;
-      got = pread_parallel(fd, file_offset, buf.data(), nbytes);
-    } else {
-      got = fill_from(readinto, buf.data(), nbytes);
-    }
-    if (got < nbytes) throw ValueError(truncated_message(shape, a.size(), got / isz));
-    if (swap) npy::byteswap_inplace(buf.data(), nbytes, unit);
-    upload_contiguous(a, buf.data(), false);
-    return make_owner(std::move(a));
+  const ReadAt read = fd >= 0 ? descriptor_reader(fd, file_offset)
+                              : ReadAt([f = readinto.ptr()](int64_t, char* buf, int64_t len) {
+                                  py::gil_scoped_acquire gil;
+                                  return fill_from(f, buf, len);
+                                });
+  NDArray a;
+  {
+    py::gil_scoped_release release;
+    a = read_array_data(shape, t, fortran_order, byteswap, read);
   }
-  IoStaging& area = io_staging(current_device());
-  auto lock = lock_staging(area);
-  const cudaStream_t stream = stream_for(a);
-  const int64_t chunk = static_cast<int64_t>(area.chunk);
-  const size_t nbuf = area.buffers.size();
-  char* dst = a.data();
-  size_t i = 0;
-  for (int64_t off = 0; off < nbytes; off += chunk, ++i) {
-    const size_t b = i % nbuf;
-    const int64_t len = std::min(chunk, nbytes - off);
-    char* buf = static_cast<char*>(area.buffers[b]->ptr());
-    wait_event(area.released[b]);  // the copy engine is done with this buffer
-    int64_t got;
-    if (fd >= 0) {
-      py::gil_scoped_release release;
-      got = pread_parallel(fd, file_offset + off, buf, len);
-    } else {
-      got = fill_from(readinto, buf, len);
-    }
-    if (got == len && swap) {
-      py::gil_scoped_release release;
-      byteswap_parallel(buf, len, unit);
-    }
-    if (got < len) throw ValueError(truncated_message(shape, a.size(), (off + got) / isz));
-    GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst + off, buf, static_cast<size_t>(len),
-                                      cudaMemcpyHostToDevice, stream));
-    GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
-  }
-  // No wait: the array's data is ordered on its stream; the events keep the buffers.
   return make_owner(std::move(a));
 }
 
 // Writes the array's elements in `order` ('C' or 'F') through write(), or with fd >= 0
-// into that file at file_offset (pwrite, in parallel; the caller moves the file position);
-// returns the bytes.
+// into that file at file_offset (the caller moves the file position); returns the bytes.
 int64_t write_array(py::object write, py::handle arr, char order, int fd, int64_t file_offset) {
-  NDArray a = as_array(arr).a;
-  DeviceGuard guard(a.device());
-  const bool ok = order == 'F' ? a.f_contiguous() : a.c_contiguous();
-  if (!ok) a = copy_array(a, a.dtype, order);
-  const int64_t nbytes = a.nbytes();
-  if (nbytes == 0) return 0;
-  if (nbytes <= kSmallBytes) {
-    std::vector<char> buf(static_cast<size_t>(nbytes));
-    {
-      py::gil_scoped_release release;
-      download_contiguous(buf.data(), a, false);
-      if (fd >= 0) pwrite_parallel(fd, file_offset, buf.data(), nbytes);
-    }
-    if (fd < 0) drain_to(write, buf.data(), nbytes);
-    return nbytes;
-  }
-  IoStaging& area = io_staging(a.device());
-  auto lock = lock_staging(area);
-  const cudaStream_t stream = stream_for(a);
-  const size_t chunk = area.chunk;
-  const size_t nbuf = area.buffers.size();
-  const size_t total = static_cast<size_t>(nbytes);
-  const size_t nchunks = (total + chunk - 1) / chunk;
-  const char* src = a.data();
-  auto enqueue = [&](size_t i) {
-    const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, total - off);
-    GPUARR_CUDA_CHECK(cudaMemcpyAsync(area.buffers[b]->ptr(), src + off, len,
-                                      cudaMemcpyDeviceToHost, stream));
-    GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
-  };
-  // Before enqueueing, make sure no earlier read still uses a buffer (events of another
-  // stream): the copies below overwrite them.
-  for (size_t b = 0; b < nbuf; ++b) wait_event(area.released[b]);
-  for (size_t i = 0; i < std::min(nbuf, nchunks); ++i) enqueue(i);
-  for (size_t i = 0; i < nchunks; ++i) {
-    const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, total - off);
-    const char* buf = static_cast<const char*>(area.buffers[b]->ptr());
-    if (fd >= 0) {
-      py::gil_scoped_release release;
-      GPUARR_CUDA_CHECK(cudaEventSynchronize(area.released[b]));
-      pwrite_parallel(fd, file_offset + static_cast<int64_t>(off), buf, static_cast<int64_t>(len));
-    } else {
-      wait_event(area.released[b]);
-      drain_to(write, buf, static_cast<int64_t>(len));
-    }
-    if (i + nbuf < nchunks) enqueue(i + nbuf);
-  }
-  return nbytes;
+  const NDArray a = as_array(arr).a;
+  const WriteAt to = fd >= 0 ? descriptor_writer(fd, file_offset)
+                             : WriteAt([f = write.ptr()](int64_t, const char* buf, int64_t len) {
+                                 py::gil_scoped_acquire gil;
+                                 drain_to(f, buf, len);
+                               });
+  py::gil_scoped_release release;
+  return write_array_data(a, order, to);
 }
 
 py::dict parse_header_py(py::bytes text, int major, int64_t max_header_size) {

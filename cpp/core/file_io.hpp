@@ -1,6 +1,6 @@
 // Positional file reads/writes split over threads (the .npy data path: one thread cannot
 // copy between the page cache and memory at the copy engine's speed). Plain POSIX; the
-// caller supplies the thread runner (the transfer pool in the bindings).
+// caller supplies the thread runner (the transfer pool, in ops/array_file_io).
 #pragma once
 #include <cstdint>
 #include <functional>

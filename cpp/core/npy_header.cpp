@@ -497,6 +497,12 @@ std::string format_header(DType t, bool fortran_order, const Dims& shape) {
   throw ValueError("Header length too big for version=(2, 0)");
 }
 
+std::string truncated_data_message(const Dims& shape, int64_t count, int64_t got_items) {
+  return "Failed to read all data for array. Expected " + shape_str(shape) + " = " +
+         std::to_string(count) + " elements, could only read " + std::to_string(got_items) +
+         " elements. (file seems not fully written?)";
+}
+
 void byteswap_inplace(void* data, int64_t nbytes, int unit) {
   auto* p = static_cast<unsigned char*>(data);
   if (unit <= 1) return;

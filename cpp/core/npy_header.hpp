@@ -60,6 +60,10 @@ std::string format_header(DType t, bool fortran_order, const Dims& shape);
 // Reverses the byte order of each `unit`-byte value in place (nbytes a multiple of unit).
 void byteswap_inplace(void* data, int64_t nbytes, int unit);
 
+// NumPy's message when a file ends before the array's data does: count elements of
+// `shape` expected, got_items read.
+std::string truncated_data_message(const Dims& shape, int64_t count, int64_t got_items);
+
 // Python's repr of a bytes / str value (for NumPy's messages).
 std::string py_bytes_repr(const std::string& s);
 std::string py_str_repr(const std::string& s);

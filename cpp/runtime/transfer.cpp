@@ -41,44 +41,50 @@ StagingArea& staging_area(int device) {
   return *a;
 }
 
-void staged_host_to_device(char* dst, const char* src, size_t nbytes, cudaStream_t stream) {
+}  // namespace
+
+void staged_upload(void* dst, size_t nbytes, cudaStream_t stream, const StagingFill& fill) {
   StagingArea& area = staging_area(current_device());
   std::lock_guard<std::mutex> lock(area.mutex);
   const size_t chunk = staging_chunk_bytes();
-  const int nbuf = static_cast<int>(area.buffers.size());
+  const size_t nbuf = area.buffers.size();
+  char* d = static_cast<char*>(dst);
   for (size_t off = 0, i = 0; off < nbytes; off += chunk, ++i) {
-    const int b = static_cast<int>(i % nbuf);
-    const size_t len = std::min(chunk, nbytes - off);
+    const size_t b = i % nbuf, len = std::min(chunk, nbytes - off);
+    char* buf = static_cast<char*>(area.buffers[b]->ptr());
+    // The host writes the buffer: wait until the copy engine is done with it.
     GPUARR_CUDA_CHECK(cudaEventSynchronize(area.released[b]));
-    parallel_memcpy(area.buffers[b]->ptr(), src + off, len);
-    GPUARR_CUDA_CHECK(
-        cudaMemcpyAsync(dst + off, area.buffers[b]->ptr(), len, cudaMemcpyHostToDevice, stream));
+    fill(buf, off, len);
+    GPUARR_CUDA_CHECK(cudaMemcpyAsync(d + off, buf, len, cudaMemcpyHostToDevice, stream));
     GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
   }
 }
 
-void staged_device_to_host(char* dst, const char* src, size_t nbytes, cudaStream_t stream) {
+void staged_download(const void* src, size_t nbytes, cudaStream_t stream,
+                     const StagingDrain& drain) {
   StagingArea& area = staging_area(current_device());
   std::lock_guard<std::mutex> lock(area.mutex);
   const size_t chunk = staging_chunk_bytes();
   const size_t nbuf = area.buffers.size();
   const size_t nchunks = (nbytes + chunk - 1) / chunk;
+  const char* s = static_cast<const char*>(src);
   auto enqueue = [&](size_t i) {
     const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, nbytes - off);
+    // The device writes the buffer: an upload on another stream may still be reading it.
+    // Later rounds reuse buffers of this call, already ordered on `stream`.
+    if (i < nbuf) GPUARR_CUDA_CHECK(cudaStreamWaitEvent(stream, area.released[b], 0));
     GPUARR_CUDA_CHECK(
-        cudaMemcpyAsync(area.buffers[b]->ptr(), src + off, len, cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(area.buffers[b]->ptr(), s + off, len, cudaMemcpyDeviceToHost, stream));
     GPUARR_CUDA_CHECK(cudaEventRecord(area.released[b], stream));
   };
   for (size_t i = 0; i < std::min(nbuf, nchunks); ++i) enqueue(i);
   for (size_t i = 0; i < nchunks; ++i) {
     const size_t b = i % nbuf, off = i * chunk, len = std::min(chunk, nbytes - off);
     GPUARR_CUDA_CHECK(cudaEventSynchronize(area.released[b]));
-    parallel_memcpy(dst + off, area.buffers[b]->ptr(), len);
+    drain(static_cast<const char*>(area.buffers[b]->ptr()), off, len);
     if (i + nbuf < nchunks) enqueue(i + nbuf);
   }
 }
-
-}  // namespace
 
 size_t staging_chunk_bytes() {
   static const size_t n = size_t(config::staging_chunk_mb.get()) << 20;
@@ -103,7 +109,10 @@ void copy_host_to_device(void* dst, const void* src, size_t nbytes, cudaStream_t
     // The copy engine reads pinned memory later: wait unless the caller asked for async.
     if (!allow_async) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   } else if (nbytes >= staging_threshold()) {
-    staged_host_to_device(static_cast<char*>(dst), static_cast<const char*>(src), nbytes, stream);
+    const char* from = static_cast<const char*>(src);
+    staged_upload(dst, nbytes, stream, [from](char* buf, size_t off, size_t len) {
+      parallel_memcpy(buf, from + off, len);
+    });
   } else {
     // From pageable memory the driver copies `src` into its own staging before returning.
     GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
@@ -117,7 +126,10 @@ void copy_device_to_host(void* dst, const void* src, size_t nbytes, cudaStream_t
     GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
     if (!allow_async) GPUARR_CUDA_CHECK(cudaStreamSynchronize(stream));
   } else if (nbytes >= staging_threshold()) {
-    staged_device_to_host(static_cast<char*>(dst), static_cast<const char*>(src), nbytes, stream);
+    char* to = static_cast<char*>(dst);
+    staged_download(src, nbytes, stream, [to](const char* buf, size_t off, size_t len) {
+      parallel_memcpy(to + off, buf, len);
+    });
   } else {
     // Into pageable memory cudaMemcpyAsync returns only once the copy has completed.
     GPUARR_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));

@@ -160,3 +160,16 @@ TEST(NpyHeader, Reprs) {
   EXPECT_EQ(py_bytes_repr("it's"), "b\"it's\"");
   EXPECT_EQ(py_str_repr("a\nb"), "'a\\nb'");
 }
+
+TEST(NpyHeader, TruncatedDataMessage) {
+  // As numpy.lib.format.read_array words it (shapes printed as Python tuples).
+  EXPECT_EQ(truncated_data_message({3}, 3, 1),
+            "Failed to read all data for array. Expected (3,) = 3 elements, could only read 1 "
+            "elements. (file seems not fully written?)");
+  EXPECT_EQ(truncated_data_message({2, 5}, 10, 0),
+            "Failed to read all data for array. Expected (2, 5) = 10 elements, could only read 0 "
+            "elements. (file seems not fully written?)");
+  EXPECT_EQ(truncated_data_message({}, 1, 0),
+            "Failed to read all data for array. Expected () = 1 elements, could only read 0 "
+            "elements. (file seems not fully written?)");
+}
