@@ -116,7 +116,7 @@ def test_numpy_inputs_raise_type_error(fn):
 
 
 def test_next_fast_len():
-    from gpuarr.signal import _next_fast_len
+    from gpuarr._convolve import _next_fast_len
     for n in range(1, 400):
         m = _next_fast_len(n)
         assert m >= n

@@ -158,33 +158,38 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
 
 void bind_creation(py::module_& m) {
   m.def("empty", &new_empty, py::arg("shape"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C");
+        py::arg("order") = "C", "A new array without initialising its elements (numpy.empty).");
   m.def("zeros", &new_zeros, py::arg("shape"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C");
+        py::arg("order") = "C", "A new array of zeros (numpy.zeros).");
   m.def("ones", &new_ones, py::arg("shape"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C");
+        py::arg("order") = "C", "A new array of ones (numpy.ones).");
   m.def("full", &new_full, py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C");
+        py::arg("order") = "C", "A new array filled with fill_value (numpy.full).");
   m.def("empty_like", &new_empty_like, py::arg("a"), py::arg("dtype") = py::none(),
-        py::arg("order") = "K", py::arg("shape") = py::none());
+        py::arg("order") = "K", py::arg("shape") = py::none(),
+        "A new uninitialised array with the shape and dtype of a (numpy.empty_like).");
   m.def(
       "zeros_like",
       [](py::handle a, py::handle dtype, py::handle order, py::handle shape) {
         return new_full_like(a, py::int_(0), dtype, order, shape);
       },
       py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
-      py::arg("shape") = py::none());
+      py::arg("shape") = py::none(),
+      "An array of zeros with the shape and dtype of a (numpy.zeros_like).");
   m.def(
       "ones_like",
       [](py::handle a, py::handle dtype, py::handle order, py::handle shape) {
         return new_full_like(a, py::int_(1), dtype, order, shape);
       },
       py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
-      py::arg("shape") = py::none());
+      py::arg("shape") = py::none(),
+      "An array of ones with the shape and dtype of a (numpy.ones_like).");
   m.def("full_like", &new_full_like, py::arg("a"), py::arg("fill_value"),
-        py::arg("dtype") = py::none(), py::arg("order") = "K", py::arg("shape") = py::none());
+        py::arg("dtype") = py::none(), py::arg("order") = "K", py::arg("shape") = py::none(),
+        "An array filled with fill_value with the shape and dtype of a (numpy.full_like).");
   m.def("eye", &new_eye, py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0,
-        py::arg("dtype") = py::none(), py::arg("order") = "C");
+        py::arg("dtype") = py::none(), py::arg("order") = "C",
+        "A 2-d array with ones on the k-th diagonal and zeros elsewhere (numpy.eye).");
   m.def(
       "array",
       [](py::handle obj, py::handle dtype, bool copy, py::handle order, py::handle subok,
@@ -193,13 +198,17 @@ void bind_creation(py::module_& m) {
         return to_device(obj, dtype, copy, order, ndmin);
       },
       py::arg("obj"), py::arg("dtype") = py::none(), py::arg("copy") = true,
-      py::arg("order") = "K", py::arg("subok") = false, py::arg("ndmin") = 0);
+      py::arg("order") = "K", py::arg("subok") = false, py::arg("ndmin") = 0,
+      "An array on the current device from host data or another array (numpy.array); subok is "
+      "ignored.");
   m.def(
       "asarray",
       [](py::handle obj, py::handle dtype, py::handle order) {
         return to_device(obj, dtype, false, order, 0);
       },
-      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = py::none());
+      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = py::none(),
+      "The input as a gpuarr array, copied to the device only when needed (numpy.asarray); "
+      "zero-copy for __cuda_array_interface__ and DLPack objects.");
   m.def(
       "ascontiguousarray",
       [](py::handle obj, py::handle dtype) {
@@ -212,7 +221,8 @@ void bind_creation(py::module_& m) {
         }
         return r;
       },
-      py::arg("a"), py::arg("dtype") = py::none());
+      py::arg("a"), py::arg("dtype") = py::none(),
+      "A C-contiguous array, at least 1-d (numpy.ascontiguousarray).");
   m.def(
       "copy",
       [](py::handle obj, py::handle order) {
@@ -222,7 +232,7 @@ void bind_creation(py::module_& m) {
         }
         return to_device(obj, py::none(), true, order, 0);
       },
-      py::arg("a"), py::arg("order") = "K");
+      py::arg("a"), py::arg("order") = "K", "A copy of the array (numpy.copy).");
   // Sequence fills used by gpuarr.arange / gpuarr.linspace (argument logic in Python).
   m.def("_arange_fill", [](const PyArray& out, py::handle first, py::handle second) {
     const NDArray& a = out.a;

@@ -107,7 +107,8 @@ void bind_cuda(py::module_& m) {
     return v;
   });
 
-  py::class_<Stream, std::shared_ptr<Stream>>(m, "Stream")
+  py::class_<Stream, std::shared_ptr<Stream>>(m, "Stream",
+                                              "A CUDA stream; ``with stream:`` makes it current.")
       .def(py::init([](bool non_blocking, int priority) {
              return Stream::create(non_blocking, priority);
            }),
@@ -152,12 +153,16 @@ void bind_cuda(py::module_& m) {
                " (device " + std::to_string(s.device()) + ")>";
       });
   m.attr("Stream").attr("null") = null_stream();
-  m.def("get_current_stream", []() -> std::shared_ptr<Stream> {
-    const auto& s = current_stream_ptr(current_device());
-    return s ? s : null_stream();
-  });
+  m.def(
+      "get_current_stream",
+      []() -> std::shared_ptr<Stream> {
+        const auto& s = current_stream_ptr(current_device());
+        return s ? s : null_stream();
+      },
+      "The current device's current stream (Stream.null when none was made current).");
 
-  py::class_<Event, std::shared_ptr<Event>>(m, "Event")
+  py::class_<Event, std::shared_ptr<Event>>(m, "Event",
+                                            "A CUDA event, to record on a stream and time.")
       .def(py::init([](bool timing, bool blocking, py::handle disable_timing) {
              if (!disable_timing.is_none()) timing = !disable_timing.cast<bool>();
              return std::make_shared<Event>(timing, blocking);
@@ -173,9 +178,10 @@ void bind_cuda(py::module_& m) {
           [](Event& e, py::handle stream) { e.record(handle_of(stream)); },
           py::arg("stream") = py::none())
       .def("synchronize", &Event::synchronize, py::call_guard<py::gil_scoped_release>());
-  m.def("get_elapsed_time", &elapsed_ms, py::call_guard<py::gil_scoped_release>());
+  m.def("get_elapsed_time", &elapsed_ms, py::call_guard<py::gil_scoped_release>(),
+        "Milliseconds between two recorded events (cupy.cuda.get_elapsed_time).");
 
-  py::class_<MemoryPoolHandle>(m, "MemoryPool")
+  py::class_<MemoryPoolHandle>(m, "MemoryPool", "The current device's device-memory pool.")
       .def("used_bytes", [](const MemoryPoolHandle&) { return current_pool().used_bytes(); })
       .def("total_bytes", [](const MemoryPoolHandle&) { return current_pool().total_bytes(); })
       .def("free_bytes", [](const MemoryPoolHandle&) {
@@ -210,12 +216,16 @@ void bind_cuda(py::module_& m) {
           },
           py::arg("size") = py::none(), py::arg("fraction") = py::none())
       .def("get_limit", [](const MemoryPoolHandle&) { return current_pool().limit(); });
-  m.def("get_default_memory_pool", [] {
-    static auto* pool = new py::object(py::cast(MemoryPoolHandle{}));  // outlives finalization
-    return *pool;
-  });
+  m.def(
+      "get_default_memory_pool",
+      [] {
+        static auto* pool = new py::object(py::cast(MemoryPoolHandle{}));  // outlives finalization
+        return *pool;
+      },
+      "The MemoryPool of gpuarr's device allocations (acts on the current device).");
 
-  py::class_<PinnedMemory, std::shared_ptr<PinnedMemory>>(m, "PinnedMemory", py::buffer_protocol())
+  py::class_<PinnedMemory, std::shared_ptr<PinnedMemory>>(m, "PinnedMemory", py::buffer_protocol(),
+                                                        "Page-locked host memory (a buffer).")
       .def(py::init([](size_t n) { return std::make_shared<PinnedMemory>(n); }), py::arg("size"))
       .def_property_readonly("ptr",
                              [](const PinnedMemory& p) { return reinterpret_cast<uintptr_t>(p.ptr()); })

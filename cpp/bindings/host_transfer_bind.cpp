@@ -245,7 +245,8 @@ void bind_host_transfers(py::module_& m) {
         return h;
       },
       py::arg("a"), py::arg("stream") = py::none(), py::arg("out") = py::none(),
-      py::arg("blocking") = true);
+      py::arg("blocking") = true,
+      "A NumPy array with the array's values (host data is returned as numpy.asarray).");
 
 }
 

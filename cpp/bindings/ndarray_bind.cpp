@@ -77,7 +77,8 @@ void bind_ndarray(py::module_& m) {
                " on device " + std::to_string(p.device_id) + ">";
       });
 
-  py::class_<PyArray>(m, "ndarray")
+  py::class_<PyArray>(m, "ndarray",
+                      "An N-dimensional array in CUDA device memory (numpy.ndarray's API).")
       .def(py::init([](py::handle shape, py::handle dtype, py::handle order) {
              return as_array(new_empty(shape, dtype, order));
            }),

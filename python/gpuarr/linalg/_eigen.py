@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 # compare equal to NumPy's).
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"], module="gpuarr.linalg")
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"], module="gpuarr.linalg")
+EigResult.__doc__ = "The result of eig: eigenvalues and eigenvectors (numpy.linalg.EigResult)."
+EighResult.__doc__ = "The result of eigh: eigenvalues and eigenvectors (numpy.linalg.EighResult)."
 
 __all__ = ["eigh", "eigvalsh", "eig", "eigvals", "EighResult", "EigResult"]
 

@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 QRResult = namedtuple("QRResult", ["Q", "R"], module="gpuarr.linalg")
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"], module="gpuarr.linalg")
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"], module="gpuarr.linalg")
+QRResult.__doc__ = "The result of qr: Q and R (numpy.linalg.QRResult)."
+SlogdetResult.__doc__ = ("The result of slogdet: the sign and the log of the absolute determinant "
+                         "(numpy.linalg.SlogdetResult).")
+SVDResult.__doc__ = "The result of svd: U, S and Vh (numpy.linalg.SVDResult)."
 
 __all__ = [
     "inv", "det", "slogdet", "solve", "matrix_power", "tensorinv", "tensorsolve", "qr",
