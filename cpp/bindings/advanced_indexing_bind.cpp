@@ -52,6 +52,7 @@ void add_entry(ParsedIndex& p, IndexEntry e, IndexData d = {}) {
   p.data.push_back(std::move(d));
 }
 
+// A 0-d device boolean key's value: one small read, waiting without the GIL.
 bool read_device_bool(const NDArray& a) {
   uint8_t v = 0;
   py::gil_scoped_release release;
@@ -175,6 +176,7 @@ NDArray basic_view(const NDArray& a, const ParsedIndex& p) {
   return v;
 }
 
+// prepare_advanced_index, without the GIL when it may wait for the device.
 PreparedIndex prepare(const NDArray& a, const ParsedIndex& p, IndexMode mode, bool take) {
   if (prepare_may_wait(p.entries, p.data, mode)) {
     py::gil_scoped_release release;
