@@ -113,7 +113,7 @@ _NDARRAY_METHODS = {
                     "var", "std", "cumsum", "cumprod")},
     # shape operations
     "ravel": _shape_ops._m_ravel,
-    "flatten": _shape_ops.flatten,
+    "flatten": _shape_ops._m_flatten,
     "squeeze": _shape_ops._m_squeeze,
     "swapaxes": _shape_ops._m_swapaxes,
     "repeat": _shape_ops._m_repeat,

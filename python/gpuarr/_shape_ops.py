@@ -91,9 +91,9 @@ def _flatten_copy(a, order):
     return a.copy(order=order).reshape(-1, order=order)
 
 
-def flatten(a, order="C"):
-    """ndarray.flatten: always a copy."""
-    return _flatten_copy(a, _resolve_order(a, order))
+def _m_flatten(self, order="C"):
+    """A copy of the array collapsed into one dimension (numpy.ndarray.flatten)."""
+    return _flatten_copy(self, _resolve_order(self, order))
 
 
 def ravel(a: ArrayLike, order="C") -> ndarray:
