@@ -52,6 +52,7 @@ from gpuarr import linalg
 from gpuarr import random  # noqa: E402  (gpuarr.random)
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
+from gpuarr._shape_ops import __all__ as _shape_ops_all
 from gpuarr._interop import from_dlpack, get_array_module, allclose, isclose, array_equal, array_equiv  # noqa: E501
 from gpuarr._io import load, save, savez, savez_compressed, fromfile, NpzFile  # also ndarray.tofile
 from gpuarr import fft  # noqa: E402  (cuFFT transforms)
@@ -100,4 +101,4 @@ __all__ = [
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",
     "load", "save", "savez", "savez_compressed", "fromfile",
     "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "fuse", "profiler",
-] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops.__all__
+] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops_all
