@@ -199,3 +199,39 @@ def test_numpy_private_rule():
     assert not _numpy_private("numpy.lib.array_utils")
     assert not _numpy_private("numpy.__version__")
     assert not _numpy_private("numpy.linalg")
+
+
+def _names_bound_to(tree, module, name):
+    """Names a module binds to gpuarr._core.<name> (``from gpuarr._core import ndarray as _n``)."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and _resolve(module, node) == f"{PACKAGE}._core":
+            bound.update(a.asname or a.name for a in node.names if a.name == name)
+    return bound
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES
+                                          if m != f"{PACKAGE}._ndarray_methods"))
+def test_ndarray_methods_are_attached_in_one_module(module):
+    """ndarray's (and ufunc's) Python-level methods come from the table in _ndarray_methods:
+    no other module assigns attributes on those classes."""
+    tree, _ = _imports(module)
+    classes = _names_bound_to(tree, module, "ndarray") | _names_bound_to(tree, module, "ufunc")
+
+    def is_class(node):
+        if isinstance(node, ast.Name):
+            return node.id in classes
+        return (isinstance(node, ast.Attribute) and node.attr in ("ndarray", "ufunc") and
+                isinstance(node.value, ast.Name) and node.value.id == "_core")
+
+    bad = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        bad += [f"{_where(module, node)}: {ast.unparse(t)}" for t in targets
+                if isinstance(t, ast.Attribute) and is_class(t.value)]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "setattr" and node.args and is_class(node.args[0]):
+            bad.append(f"{_where(module, node)}: {ast.unparse(node)}")
+    assert not bad, "attributes set on ndarray/ufunc outside _ndarray_methods:\n" + \
+        "\n".join(bad)
