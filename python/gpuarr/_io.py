@@ -14,6 +14,8 @@ Differences from NumPy, all because device arrays hold numbers only:
 - ``mmap_mode`` is accepted and the data is read into device memory (as CuPy does).
 """
 
+from __future__ import annotations
+
 import ast
 import contextlib
 import io
@@ -23,6 +25,7 @@ import stat
 import weakref
 import zipfile
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 try:
     import fcntl as _fcntl
@@ -33,6 +36,9 @@ import numpy as _np
 
 from gpuarr import _core
 from gpuarr._core import ndarray as _ndarray
+
+if TYPE_CHECKING:
+    from gpuarr._typing import ArrayLike, DTypeLike, ndarray
 
 __all__ = ["load", "save", "savez", "savez_compressed", "fromfile"]
 
@@ -378,7 +384,7 @@ def _write_npy(fid, arr, allow_pickle=True, pickle_kwargs=None):
                                    pickle_kwargs=pickle_kwargs)
 
 
-def save(file, arr, allow_pickle=True, fix_imports=None):
+def save(file, arr: ArrayLike, allow_pickle=True, fix_imports=None) -> None:
     """Saves an array to a ``.npy`` file that NumPy reads (``.npy`` is appended to a file
     name without it). Fortran-contiguous arrays are written in Fortran order, as NumPy
     does; other non-contiguous arrays in C order."""
@@ -415,12 +421,12 @@ def _savez(file, args, kwds, compress, allow_pickle=True):
         zipf.close()
 
 
-def savez(file, *args, allow_pickle=True, **kwds):
+def savez(file, *args, allow_pickle=True, **kwds) -> None:
     """Saves several arrays into one uncompressed ``.npz`` archive (NumPy's format)."""
     _savez(file, args, kwds, False, allow_pickle)
 
 
-def savez_compressed(file, *args, allow_pickle=True, **kwds):
+def savez_compressed(file, *args, allow_pickle=True, **kwds) -> None:
     """Saves several arrays into one ``.npz`` archive compressed with ZIP_DEFLATED."""
     _savez(file, args, kwds, True, allow_pickle)
 
@@ -435,7 +441,7 @@ def _remaining_bytes(fid):
         return end - pos
 
 
-def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
+def fromfile(file, dtype: DTypeLike = float, count=-1, sep="", offset=0, *, like=None) -> ndarray:
     """A 1-d device array from a binary file (``sep=''``) or a text file (``sep``
     separating the items, parsed by NumPy), as ``numpy.fromfile``."""
     if like is not None:

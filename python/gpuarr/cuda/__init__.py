@@ -23,12 +23,12 @@ __all__ = [
 ]
 
 
-def is_available():
+def is_available() -> bool:
     """True when at least one CUDA device can be used."""
     return _core.device_count() > 0
 
 
-def alloc_pinned_memory(size):
+def alloc_pinned_memory(size: int) -> PinnedMemory:
     """``size`` bytes of pinned host memory (a buffer-protocol object)."""
     return _core.PinnedMemory(size)
 

@@ -21,7 +21,7 @@ def _device_id():
     return _core.get_device()
 
 
-def get_random_state():
+def get_random_state() -> RandomState:
     """The current device's RandomState (created, freshly seeded, on first use)."""
     dev = _device_id()
     rs = _states.get(dev)
@@ -30,7 +30,7 @@ def get_random_state():
     return rs
 
 
-def set_random_state(rs):
+def set_random_state(rs: RandomState) -> None:
     """Makes `rs` the current device's RandomState."""
     if not isinstance(rs, RandomState):
         raise TypeError("Random state must be an instance of RandomState. "
@@ -38,12 +38,12 @@ def set_random_state(rs):
     _states[_device_id()] = rs
 
 
-def seed(seed=None):
+def seed(seed=None) -> None:
     """Reseeds the current device's RandomState."""
     get_random_state().seed(seed)
 
 
-def reset_states():
+def reset_states() -> None:
     """Forgets every device's RandomState (the next draw seeds a fresh one)."""
     _states.clear()
 
