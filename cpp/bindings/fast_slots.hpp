@@ -17,7 +17,7 @@ inline PyObject* translate_active_exception() {
 }
 
 // Measured on the H100 in one process with both paths interleaved
-// (benchmarks/probe_dispatch.py): tiny a + b 5.78 us direct against 6.12 us generic.
+// (tools/probes/probe_dispatch.py): tiny a + b 5.78 us direct against 6.12 us generic.
 inline bool fast_slots_enabled() { return config::fast_operator_slots.get(); }
 
 }  // namespace gpuarr::bind

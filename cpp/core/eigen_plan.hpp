@@ -86,7 +86,7 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
                              bool compute_v, const EighAvailability& avail);
 
 // "auto" picks "dc" for one float64 matrix with eigenvectors from this n (measured on the
-// H100, benchmarks/NOTES.md); "dc" takes n up to kTridiagDcMaxN (its grids' y extent).
+// H100, docs/decisions.md); "dc" takes n up to kTridiagDcMaxN (its grids' y extent).
 constexpr int64_t kTridiagDcMinN = 3072;
 constexpr int64_t kTridiagDcMaxN = 65535;
 

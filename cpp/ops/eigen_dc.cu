@@ -2,7 +2,7 @@
 // tridiagonal form (tridiag_reduce.cu), our GPU divide-and-conquer tridiagonal eigensolver
 // (tridiag_dc.cu) and cusolverDnDormtr for the back-transformation. cusolverDnXsyevd runs
 // the same three stages with cuSOLVER's own reduction (~87% of its time at n = 4096) and
-// its tridiagonal solver; the own stages are faster there (benchmarks/NOTES.md).
+// its tridiagonal solver; the own stages are faster there (docs/decisions.md).
 //
 // Like LAPACK dsyevd, the matrix is scaled into [rmin, rmax] by its largest entry when it
 // lies outside (so the reflectors' norms neither overflow nor underflow); the same readback

@@ -15,7 +15,7 @@
 // ours, small_update_kernel).
 //
 // Host-independent of the rest of gpuarr except the CUDA/cuBLAS status checks, so that
-// benchmarks/probes/lu_blocked_probe.cu can build it alone against cuSOLVER.
+// tools/probes/lu_blocked_probe.cu can build it alone against cuSOLVER.
 #pragma once
 #include <cooperative_groups.h>
 #include <cublas_v2.h>

@@ -1,8 +1,8 @@
 // Small device-to-host reads (item(), printing a scalar, small get()): a one-block kernel
 // writes the bytes into mapped pinned memory, then a sequence number, which the host spins
 // on briefly before falling back to cudaStreamSynchronize. On the H100 this cut item()
-// from ~11.5 to ~9.4 us (benchmarks/NOTES.md). The same trick for uploads (a ring of
-// mapped segments read by a kernel) was slower than cudaMemcpyAsync and was dropped.
+// from ~11.5 to ~9.4 us (docs/decisions.md). Uploads stay on cudaMemcpyAsync: the same
+// trick for them (a ring of mapped segments read by a kernel) measured slower.
 #include <immintrin.h>
 
 #include <algorithm>

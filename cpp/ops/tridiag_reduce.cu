@@ -2,7 +2,7 @@
 // LAPACK dsytrd('L') semantics: d, e, tau and the reflectors below the subdiagonal, as
 // cusolverDnDormtr reads them. eigh's divide-and-conquer path (eigen_cusolver.cu) uses it
 // for large matrices, where it beats cusolverDnDsytrd (n = 4096 on the H100: 102.6 vs 110.0
-// ms; benchmarks/NOTES.md, "an own tridiagonal reduction").
+// ms; docs/decisions.md, "One float64 matrix with vectors from n = 3072").
 //
 // Blocked as dsytrd/dlatrd: panels of NB columns, each column's reflector and w = tau (A v -
 // V t1 - W t2) computed by two kernels, the panel's rank-2k update by cublasDsyr2k, the last

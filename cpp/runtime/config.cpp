@@ -233,8 +233,9 @@ IntSetting staging_buffers{
     "GPUARR_STAGING_BUFFERS", 4, 2, 64,
     "pinned staging buffers per device (copies into one overlap DMA from another)"};
 IntSetting staging_threshold_kb{
-    "GPUARR_STAGING_THRESHOLD_KB", 4096, 0, kMax,
-    "pageable transfers from this size in KiB on go through the staging buffers"};
+    "GPUARR_STAGING_THRESHOLD_KB", 4096, 64, kMax,
+    "pageable transfers from this size in KiB on go through the staging buffers (>= 64: "
+    "smaller copies keep the GIL, and the .npy reader waits for the GIL inside the pipeline)"};
 IntSetting readback_spin_us{
     "GPUARR_READBACK_SPIN_US", 50, 0, 1000000,
     "microseconds a small read-back (item(), a flag) spins on mapped memory before it waits "

@@ -1,6 +1,6 @@
 // Built-in kernels launched through the driver's cuLaunchKernel, with each kernel's handle
 // cached per device. The runtime's <<<>>> looks the kernel up on every launch: on the H100
-// host that cost ~0.5 us of the ~4 us a launch takes (benchmarks/NOTES.md), about a tenth of
+// host that cost ~0.5 us of the ~4 us a launch takes (docs/decisions.md), about a tenth of
 // a tiny `a + b`. Where the driver path is unavailable or refuses (another context current
 // on the thread, say), the launch goes through cudaLaunchKernel, whose errors the caller's
 // check_launch reports as it does for <<<>>>.

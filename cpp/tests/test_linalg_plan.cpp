@@ -52,7 +52,7 @@ TEST(LinalgPlan, DetRouteMeasuredRule) {
   EXPECT_EQ(det(513, 100), LuRoute::CusolverPerMatrix);
   EXPECT_EQ(det(1024, 100), LuRoute::CusolverPerMatrix);
   EXPECT_EQ(det(8, int64_t(1) << 32), LuRoute::CusolverPerMatrix);
-  // The env override (>= 0) is the old threshold rule.
+  // The override (>= 0): cuBLAS iff n <= it.
   EXPECT_EQ(choose_lu_route(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
   EXPECT_EQ(choose_lu_route(16, 100, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
 }

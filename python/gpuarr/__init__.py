@@ -94,11 +94,11 @@ __all__ = [
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
     "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
-    "linalg", "random",
-    "linalg", "fft", "signal", "convolve", "correlate",
+    "linalg", "random", "fft", "signal", "convolve", "correlate",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",
     "load", "save", "savez", "savez_compressed", "fromfile",
     "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "fuse", "profiler",
+    "show_config", "get_config",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops_all

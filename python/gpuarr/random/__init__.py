@@ -5,10 +5,10 @@ API and draw from a per-device ``RandomState`` (``seed``, ``get_random_state`` a
 ``set_random_state`` act on the current device's one, as in CuPy). Same seed -> same arrays
 on the same gpuarr version; NumPy's bit streams are not reproduced.
 
-float32 normals (``standard_normal``/``normal``/``randn`` with ``dtype=float32``) changed in
-the issue-6 tuning: Box-Muller through the hardware log2/rsqrt/sin/cos approximations with
-the angle 2*pi*(u - 1/2) (absolute error <= ~2e-6 against an exact Box-Muller of the same
-bits), so their sequence for a seed differs from earlier versions. float64 is unchanged.
+float32 normals (``standard_normal``/``normal``/``randn`` with ``dtype=float32``) use
+Box-Muller through the hardware log2/rsqrt/sin/cos approximations with the angle
+2*pi*(u - 1/2): absolute error <= ~2e-6 against an exact Box-Muller of the same bits, at the
+speed of writing the output. float64 normals use the libm-accurate functions.
 """
 
 from gpuarr import _core
@@ -54,7 +54,7 @@ _LEGACY = [
     "exponential", "gamma", "geometric", "lognormal", "poisson", "chisquare", "laplace",
     "logistic", "multinomial", "multivariate_normal", "standard_exponential",
     "standard_gamma", "standard_t", "triangular", "weibull",
-    # beyond the issue's list (compositions of the same kernels)
+    # compositions of the same kernels
     "gumbel", "pareto", "power", "rayleigh", "standard_cauchy", "f", "negative_binomial",
 ]
 
