@@ -278,6 +278,29 @@ def test_large_pipelined_round_trip(tmp_path, rng, big_endian):
 
 
 @gpu_test
+@pytest.mark.parametrize("order", ["C", "F", "strided"])
+def test_save_through_staging_buffers(tmp_path, rng, monkeypatch, order):
+    # Arrays over gpuarr._io._HOST_SAVE_MAX (8 GiB) are written through the pinned staging
+    # buffers with parallel pwrites; a limit of 0 sends every array that way. Several
+    # staging chunks (32 MiB by default) and a partial last one.
+    from gpuarr import _io
+    monkeypatch.setattr(_io, "_HOST_SAVE_MAX", 0)
+    h = random_bits_array(rng, (3_000_001, 3), np.float32)
+    h = {"C": h, "F": np.asfortranarray(h), "strided": h[::-2, ::2]}[order]
+    d = gpuarr.asarray(h)
+    p = tmp_path / "staged.npy"
+    gpuarr.save(p, d)
+    assert p.read_bytes() == npy_bytes(h)
+    # After other bytes in the same file: the data lands at the file's position.
+    with open(tmp_path / "two.npy", "wb") as f:
+        gpuarr.save(f, d[:5])
+        gpuarr.save(f, d)
+    with open(tmp_path / "two.npy", "rb") as f:
+        assert_bits_equal(np.load(f), h[:5])
+        assert_bits_equal(np.load(f), h)
+
+
+@gpu_test
 @pytest.mark.parametrize("nbytes", [800, 21_000_000 * 4])
 def test_truncated_file(tmp_path, nbytes):
     h = np.arange(nbytes // 4, dtype=np.float32)
