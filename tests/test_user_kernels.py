@@ -73,6 +73,36 @@ def test_elementwise_source_compiles(dt):
     assert cubin, log
 
 
+@pytest.mark.parametrize("dt", ["int8", "uint64", "float16", "float32", "float64"])
+def test_elementwise_kernel_can_call_the_ufunc_functors(dt):
+    # The eager loops' functors (with NumPy's semantics) are on NVRTC's include path, with
+    # no toolkit headers needed; float16 computes in float32 as the eager loops do.
+    params = _kernels.parse_params("T x, T y, T z")
+    conv = "gpuarr::ufn::half_to_float" if dt == "float16" else ""
+    op = "z = gpuarr::ufn::Maximum{}(gpuarr::ufn::FloorDivide{}(%s(x), %s(y)), %s(x))" % (
+        conv, conv, conv)
+    src = _kernels.elementwise_source("k", params, "aao", [np.dtype(dt)] * 3, op,
+                                      preamble="#include <gpuarr/ufunc_math.cuh>")
+    cubin, log = _core._jit_check_compile(src, ARCH, toolkit_include=False)
+    assert cubin, log
+
+
+def test_complex_functors_compile_with_the_toolkit_headers():
+    src = """#include <gpuarr/ufunc_complex.cuh>
+    extern "C" __global__ void k(float* re, float* im) {
+      const cuda::std::complex<float> z(re[0], im[0]);
+      const cuda::std::complex<float> r = gpuarr::ufn::Arcsinh{}(gpuarr::ufn::Power{}(z, z));
+      re[0] = r.real(); im[0] = gpuarr::ufn::Absolute{}(r);
+    }"""
+    try:
+        cubin, log = _core._jit_check_compile(src, ARCH)
+    except gpuarr.cuda.CompileError as e:
+        if "cuda/std/complex" in str(e):
+            pytest.skip("the CUDA toolkit's libcu++ headers are not installed")
+        raise
+    assert cubin, log
+
+
 def test_raw_sources_compile_on_host():
     for src in (VECTOR_ADD, BLOCK_SUM):
         assert _core._jit_check_compile(src, ARCH)[0]

@@ -22,6 +22,7 @@
 #include "bindings/registry.hpp"
 #include "core/errors.hpp"
 #include "ops/jit_launch.hpp"
+#include "ops/ufunc.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/jit_cache.hpp"
@@ -409,18 +410,29 @@ GPUARR_BINDINGS(200) {
   }, py::arg("source"), py::arg("options") = std::vector<std::string>{},
      py::arg("name_expressions") = std::vector<std::string>{});
   // Compiles without loading (no device needed): for host tests of generated sources.
+  // The package's headers are always on the include path; the toolkit's only on request.
   m.def("_jit_check_compile", [](const std::string& source, const std::vector<std::string>& options,
                                   bool toolkit_include) {
     std::vector<std::string> opts = options;
     opts.push_back("-std=c++17");
-    std::string inc = toolkit_include ? toolkit_include_dir() : "";
-    if (!inc.empty()) opts.push_back("-I" + inc);
+    for (std::string& inc : include_options(toolkit_include)) opts.push_back(std::move(inc));
     CompiledProgram p = nvrtc_compile(source, "gpuarr_kernel.cu", opts, {});
     return py::make_tuple(p.cubin, p.log);
   }, py::arg("source"), py::arg("options") = std::vector<std::string>{},
      py::arg("toolkit_include") = true);
   m.def("_jit_elementwise", &elementwise, py::arg("module"), py::arg("name"), py::arg("args"),
         py::arg("kinds"), py::arg("size") = -1, py::arg("block_per_element") = 0);
+  m.def("_jit_include_dir", &package_include_dir);
+  m.def("_jit_headers_digest", &package_headers_digest);
+  // What generated kernels need to know of a ufunc: the gpuarr::ufn functor its loops apply
+  // (None when they are not one functor's), and whether an integer loop's exponent must be
+  // checked for a negative scalar on the host (kUfuncNonnegativeIntExponent).
+  m.def("_ufunc_jit_info", [](const std::string& name) {
+    const UfuncDef* d = find_ufunc(name);
+    if (!d) throw py::value_error("no ufunc named '" + name + "'");
+    return py::make_tuple(d->functor ? py::object(py::str(d->functor)) : py::object(py::none()),
+                          d->has(kUfuncNonnegativeIntExponent));
+  }, py::arg("name"));
   m.def("_jit_compile_count", &jit_compile_count);
   m.def("_jit_cache_dir", &jit_cache_dir);
   m.def("_jit_clear_memory_cache", &clear_jit_memory_cache);

@@ -14,7 +14,7 @@
 #include "ops/device_types.cuh"
 #include "ops/strided.cuh"
 #include "ops/ufunc.hpp"
-#include "ops/ufunc_math.cuh"
+#include "gpuarr/ufunc_complex.cuh"
 #include "runtime/kernel_launch.hpp"
 
 namespace gpuarr {
@@ -26,11 +26,7 @@ template <class F> struct ComputeOf<Complex<F>> { using type = cuda::std::comple
 template <class T> using compute_t = typename ComputeOf<T>::type;
 
 template <class T> __device__ __forceinline__ compute_t<T> to_compute(T x) {
-  if constexpr (std::is_same_v<T, __half>) {
-    // __half2float returns a canonical NaN; keep the sign bit (copysign, signbit see it).
-    const float f = __half2float(x);
-    return isnan(f) && (__half_as_ushort(x) & 0x8000u) ? -f : f;
-  }
+  if constexpr (std::is_same_v<T, __half>) return ufn::half_to_float(x);
   else if constexpr (std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>)
     return compute_t<T>(x.re, x.im);
   else return x;
@@ -344,6 +340,7 @@ template <class Op, int NIN, class... Ts>
 UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc,
                      UfuncRules rules = {}) {
   auto* def = new UfuncDef(name, NIN, resolver, doc, rules);
+  def->functor = Op::name;
   auto add = [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ops/array_ops.hpp"
-#include "ops/rounded_arith.cuh"
+#include "gpuarr/ufunc_math.cuh"
 #include "ops/strided.cuh"
 #include "runtime/config.hpp"
 #include "runtime/deferred_work.hpp"
@@ -77,10 +77,6 @@ struct KernelArgs {
   int ncode;
 };
 
-// Each operation rounded on its own, as the eager kernels do (rounded_arith.cuh).
-__device__ inline float op_abs(float x) { return fabsf(x); }
-__device__ inline double op_abs(double x) { return fabs(x); }
-
 template <class T> struct Vec16;
 template <> struct Vec16<float> { using type = float4; };
 template <> struct Vec16<double> { using type = double2; };
@@ -143,14 +139,15 @@ __global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
       switch (a.code[pc]) {
         GPUARR_LAZY_CASES(kLeaf, (load_leaf<T, V, kVec>(a.leaf[arg], c, j0, a.inner, d)))
         GPUARR_LAZY_CASES(kConst, GPUARR_LAZY_EACH(a.consts[arg]))
-        GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(rn_add(d[i], e[i])))
-        GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(rn_sub(d[i], e[i])))
-        GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(rn_mul(d[i], e[i])))
-        GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(rn_div(d[i], e[i])))
-        GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(rn_sqrt(d[i])))
-        GPUARR_LAZY_CASES(kNeg, GPUARR_LAZY_EACH(-d[i]))
-        GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(rn_mul(d[i], d[i])))
-        GPUARR_LAZY_CASES(kAbs, GPUARR_LAZY_EACH(op_abs(d[i])))
+        // The eager loops' functors: each operation rounded on its own (ufunc_math.cuh).
+        GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(ufn::Add{}(d[i], e[i])))
+        GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(ufn::Subtract{}(d[i], e[i])))
+        GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(ufn::Multiply{}(d[i], e[i])))
+        GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(ufn::TrueDivide{}(d[i], e[i])))
+        GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(ufn::Sqrt{}(d[i])))
+        GPUARR_LAZY_CASES(kNeg, GPUARR_LAZY_EACH(ufn::Negative{}(d[i])))
+        GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(ufn::Square{}(d[i])))
+        GPUARR_LAZY_CASES(kAbs, GPUARR_LAZY_EACH(ufn::Absolute{}(d[i])))
         default: break;
       }
     }

@@ -6,7 +6,7 @@
 
 #include "core/errors.hpp"
 #include "ops/array_ops.hpp"
-#include "ops/rounded_arith.cuh"
+#include "gpuarr/rounded_arith.cuh"
 #include "ops/sort_common.cuh"
 #include "ops/sorting.hpp"
 

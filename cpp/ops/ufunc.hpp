@@ -33,6 +33,9 @@ struct UfuncDef : UfuncInfo {
 
   std::vector<UfuncLaunch> launchers;  // parallel to loop_types
   const char* doc;
+  // The gpuarr::ufn functor its loops apply (gpuarr/ufunc_math.cuh), which generated NVRTC
+  // kernels call; nullptr when the loops are not one functor's.
+  const char* functor = nullptr;
 };
 
 // All ufuncs, in registration order; stable for the process lifetime.

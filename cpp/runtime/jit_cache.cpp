@@ -202,15 +202,14 @@ std::shared_ptr<JitModule> get_jit_module(const std::string& source,
     if (o.rfind("-arch", 0) == 0 || o.rfind("--gpu-architecture", 0) == 0) has_arch = true;
   if (!has_arch) opts.push_back(nvrtc_arch_option(cc));
   opts.push_back("-std=c++17");
-  const std::string inc = toolkit_include_dir();
-  if (!inc.empty()) opts.push_back("-I" + inc);
+  for (std::string& inc : include_options(true)) opts.push_back(std::move(inc));
   opts.insert(opts.end(), options.begin(), options.end());
 
   std::string key_text = source;
   for (const auto& o : opts) key_text += std::string("\x01") + o;
   for (const auto& e : name_expressions) key_text += std::string("\x02") + e;
-  key_text += "\x03nvrtc=" + std::to_string(nvrtc_version()) + "\x03cc=" + std::to_string(cc) +
-              "\x03gpuarr=" GPUARR_VERSION_STRING;
+  key_text += "\x03nvrtc=" + std::to_string(nvrtc_version()) + "\x03" "cc=" + std::to_string(cc) +
+              "\x03gpuarr=" GPUARR_VERSION_STRING "\x03headers=" + package_headers_digest();
   const std::string key = sha256_hex(key_text);
   const std::string mem_key = key + "@" + std::to_string(device);
 

@@ -1,6 +1,6 @@
 // Compiled JIT modules, cached in memory (key -> loaded module) and on disk
 // (GPUARR_CACHE_DIR or ~/.cache/gpuarr/kernels; key = sha256 of source, options, NVRTC
-// version, architecture and gpuarr version). Modules are loaded and launched with the driver
+// version, architecture, gpuarr version and the shipped headers' contents). Modules are loaded and launched with the driver
 // API (cuModuleLoadData, cuLaunchKernel), through driver_api.hpp.
 #pragma once
 #include <cuda_runtime_api.h>

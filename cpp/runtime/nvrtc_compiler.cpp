@@ -1,11 +1,15 @@
 #include "runtime/nvrtc_compiler.hpp"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <nvrtc.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+
+#include "core/sha256.hpp"
 
 namespace gpuarr {
 namespace {
@@ -19,6 +23,26 @@ void check_nvrtc(nvrtcResult r, const char* call) {
 bool is_dir(const std::string& p) {
   struct stat st{};
   return !p.empty() && stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The directory of the shared object this code is linked into (the extension module).
+std::string module_dir() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&module_dir), &info) || !info.dli_fname) return "";
+  const std::string file = info.dli_fname;
+  const size_t slash = file.rfind('/');
+  return slash == std::string::npos ? "." : file.substr(0, slash);
+}
+
+bool append_file(const std::string& path, std::string& out) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
+  const bool ok = !std::ferror(f);
+  std::fclose(f);
+  return ok;
 }
 
 struct ProgramGuard {
@@ -57,6 +81,52 @@ std::string toolkit_include_dir() {
   }
   if (is_dir("/usr/local/cuda/include")) return "/usr/local/cuda/include";
   return "";
+}
+
+std::string package_include_dir() {
+  static const std::string dir = [] {
+    const std::string here = module_dir();
+    if (here.empty()) return std::string();
+    for (const std::string& d : {here + "/include", here + "/../../cpp/include"})
+      if (is_dir(d + "/gpuarr")) return d;
+    return std::string();
+  }();
+  return dir;
+}
+
+const std::string& package_headers_digest() {
+  static const std::string digest = [] {
+    const std::string dir = package_include_dir();
+    if (dir.empty()) return std::string("none");
+    std::vector<std::string> names;
+    if (DIR* d = opendir((dir + "/gpuarr").c_str())) {
+      while (const dirent* e = readdir(d))
+        if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+      closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    std::string text;
+    for (const std::string& n : names) {
+      text += n;
+      text += '\0';
+      if (!append_file(dir + "/gpuarr/" + n, text)) text += "<unreadable>";
+      text += '\0';
+    }
+    return sha256_hex(text);
+  }();
+  return digest;
+}
+
+std::vector<std::string> include_options(bool toolkit) {
+  std::vector<std::string> opts;
+  const std::string pkg = package_include_dir();
+  if (!pkg.empty()) opts.push_back("-I" + pkg);
+  const std::string inc = toolkit ? toolkit_include_dir() : "";
+  if (!inc.empty()) {
+    opts.push_back("-I" + inc);
+    if (is_dir(inc + "/cccl")) opts.push_back("-I" + inc + "/cccl");
+  }
+  return opts;
 }
 
 // Plain string work (no iostreams: see jit_cache.cpp).

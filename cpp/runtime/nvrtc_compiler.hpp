@@ -34,6 +34,17 @@ std::string nvrtc_arch_option(int cc);
 // The toolkit's include directory found at run time (CUDA_PATH, CUDA_HOME,
 // /usr/local/cuda), or "" when none exists.
 std::string toolkit_include_dir();
+// The directory whose gpuarr/ holds the headers that generated kernels include
+// (gpuarr/ufunc_math.cuh and its neighbours): <package>/include where the wheel installs
+// them next to the extension module, else the source tree's cpp/include when the module
+// runs from a checkout (python/gpuarr/); "" when neither exists.
+std::string package_include_dir();
+// sha256 of the names and contents of the files in package_include_dir()/gpuarr, read once:
+// part of the JIT cache key, so that a kernel compiled against other headers is not reused.
+const std::string& package_headers_digest();
+// The -I options of a compile: the package headers, and with `toolkit` the toolkit's
+// include directory and its libcu++ directory (include/cccl) where they exist.
+std::vector<std::string> include_options(bool toolkit);
 // The source with "%4d " line numbers, as shown in compile errors.
 std::string number_lines(const std::string& source);
 

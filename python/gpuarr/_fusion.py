@@ -36,179 +36,18 @@ FUSE_OPTIONS = ("--fmad=false",)
 
 
 # ------------------------------------------------------------------------------------
-# C expressions per ufunc. ``a``/``b`` are the operands converted to the loop's compute
-# type ``T`` (float for float16 loops); the result is converted to the loop's output type.
+# Generated code calls the eager loops' functors (gpuarr/ufunc_math.cuh, shipped with the
+# package and on NVRTC's include path): the registry names each ufunc's functor, so a fused
+# operation means what the eager one does, with no table here.
 
-_FLOAT_FN = {
-    "sqrt": "sqrt(a)", "exp": "exp(a)", "log": "log(a)", "log2": "log2(a)",
-    "log10": "log10(a)", "log1p": "log1p(a)", "expm1": "expm1(a)",
-    "exp2": "exp(a * (T)0.693147180559945309417232121458176568)",
-    "sin": "sin(a)", "cos": "cos(a)", "tan": "tan(a)", "arcsin": "asin(a)",
-    "arccos": "acos(a)", "arctan": "atan(a)", "sinh": "sinh(a)", "cosh": "cosh(a)",
-    "tanh": "tanh(a)", "arcsinh": "asinh(a)", "arccosh": "acosh(a)", "arctanh": "atanh(a)",
-    "cbrt": "cbrt(a)", "rint": "rint(a)",
-    "deg2rad": "a * ((T)3.14159265358979323846264338327950288 / (T)180)",
-    "rad2deg": "a * ((T)180 / (T)3.14159265358979323846264338327950288)",
-    "isnan": "isnan(a)", "isinf": "isinf(a)", "isfinite": "isfinite(a)", "signbit": "signbit(a)",
-}
-_FLOAT_FN2 = {
-    "divide": "a / b", "arctan2": "atan2(a, b)", "hypot": "hypot(a, b)",
-    "copysign": "copysign(a, b)", "fmax": "fmax(a, b)", "fmin": "fmin(a, b)",
-    "fmod": "fmod(a, b)", "floor_divide": "ga_ffloordiv(a, b)",
-    "remainder": "ga_fremainder(a, b)", "logaddexp": "ga_logaddexp(a, b)",
-    "power": "(b == (T)0.5 ? sqrt(a) : b == (T)2 ? a * a : pow(a, b))",
-    "float_power": "(b == (T)0.5 ? sqrt(a) : b == (T)2 ? a * a : pow(a, b))",
-}
-_ANY_FN2 = {
-    "equal": "a == b", "not_equal": "a != b", "less": "a < b", "less_equal": "a <= b",
-    "greater": "a > b", "greater_equal": "a >= b",
-    "logical_and": "(bool)a && (bool)b", "logical_or": "(bool)a || (bool)b",
-    "logical_xor": "(bool)a != (bool)b",
-}
-_INT_FN2 = {
-    "bitwise_and": "a & b", "bitwise_or": "a | b", "bitwise_xor": "a ^ b",
-    "left_shift": "((unsigned long long)b < sizeof(T) * 8 ? (T)((ga_unsigned<T>)a << b) : (T)0)",
-    "right_shift": "((unsigned long long)b < sizeof(T) * 8 ? (T)(a >> b) : (a < 0 ? (T)-1 : (T)0))",
-    "floor_divide": "ga_floordiv(a, b)", "remainder": "ga_remainder(a, b)",
-}
+HEADER = "#include <gpuarr/ufunc_math.cuh>\n"
 
-# Helpers the expressions use (after PRELUDE).
-_FUSE_HELPERS = r"""
-// Unsigned arithmetic of at least int's width: wraps like NumPy's integer loops, with
-// no signed overflow (and no promotion of small unsigned types to signed int).
-template <class T> struct ga_unsigned_s { typedef T type; };
-template <> struct ga_unsigned_s<signed char> { typedef unsigned int type; };
-template <> struct ga_unsigned_s<unsigned char> { typedef unsigned int type; };
-template <> struct ga_unsigned_s<short> { typedef unsigned int type; };
-template <> struct ga_unsigned_s<unsigned short> { typedef unsigned int type; };
-template <> struct ga_unsigned_s<int> { typedef unsigned int type; };
-template <> struct ga_unsigned_s<long long> { typedef unsigned long long type; };
-template <class T> using ga_unsigned = typename ga_unsigned_s<T>::type;
-__device__ inline float ga_f(__half x) {
-  const float f = __half2float(x);
-  return isnan(f) && (__half_as_ushort(x) & 0x8000u) ? -f : f;
-}
-template <class T> __device__ inline T ga_f(T x) { return x; }
-template <class T> __device__ inline T ga_wrap_neg(T a) { return (T)(ga_unsigned<T>)(0 - (ga_unsigned<T>)a); }
-template <class T> __device__ inline T ga_floordiv(T a, T b) {
-  if (b == 0) return 0;
-  if ((T)-1 < 0 && b == (T)-1) return ga_wrap_neg(a);
-  T q = a / b;
-  if ((T)-1 < 0 && (a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-template <class T> __device__ inline T ga_remainder(T a, T b) {
-  if (b == 0) return 0;
-  if ((T)-1 < 0 && b == (T)-1) return 0;
-  T r = a % b;
-  if ((T)-1 < 0 && r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-// NumPy's npy_divmod (as the eager FloorDivide/Remainder functors).
-template <class T> __device__ inline T ga_fdivmod(T a, T b, T& mod) {
-  mod = fmod(a, b);
-  if (!b) return a / b;
-  T div = (a - mod) / b;
-  if (mod) {
-    if ((b < 0) != (mod < 0)) { mod += b; div -= T(1); }
-  } else {
-    mod = copysign(T(0), b);
-  }
-  T floordiv;
-  if (div) {
-    floordiv = floor(div);
-    if (div - floordiv > T(0.5)) floordiv += T(1);
-  } else {
-    floordiv = copysign(T(0), a / b);
-  }
-  return floordiv;
-}
-template <class T> __device__ inline T ga_ffloordiv(T a, T b) {
-  if (!b) return a / b;
-  T mod;
-  return ga_fdivmod(a, b, mod);
-}
-template <class T> __device__ inline T ga_fremainder(T a, T b) {
-  if (!b) return fmod(a, b);
-  T mod;
-  ga_fdivmod(a, b, mod);
-  return mod;
-}
-template <class T> __device__ inline T ga_logaddexp(T x, T y) {
-  if (x == y) return x + T(0.693147180559945309417232121458176568);
-  const T d = x - y;
-  if (d > 0) return x + log1p(exp(-d));
-  if (d <= 0) return y + log1p(exp(d));
-  return d;
-}
-template <class T> __device__ inline T ga_max(T a, T b) {
-  if (a != a) return a;
-  if (b != b) return b;
-  return b <= a ? a : b;
-}
-template <class T> __device__ inline T ga_min(T a, T b) {
-  if (a != a) return a;
-  if (b != b) return b;
-  return a <= b ? a : b;
-}
-"""
+# float16 storage -> float32 compute, as the eager loops convert (the NaN's sign kept).
+_HALF_TO_FLOAT = "gpuarr::ufn::half_to_float(%s)"
 
 
-def _expr_for(name, in_kinds, out_char):
-    """The C expression of ufunc ``name`` for a loop whose inputs have dtype kinds
-    ``in_kinds`` ('b' bool, 'i', 'u', 'f'); raises _Unfusable when not supported."""
-    k = in_kinds[0]
-    if len(in_kinds) == 1:
-        if name in _FLOAT_FN:
-            if k == "f":
-                return _FLOAT_FN[name]
-            if name in ("isnan", "isinf", "signbit"):
-                return "false" if name != "signbit" or k != "i" else "a < 0"
-            if name == "isfinite":
-                return "true"
-            raise _Unfusable("%s on integers" % name)
-        if name == "negative":
-            return "ga_wrap_neg(a)" if k in "iu" else "-a"
-        if name in ("positive", "conjugate"):
-            return "a"
-        if name == "absolute":
-            return {"f": "fabs(a)", "i": "(a < 0 ? ga_wrap_neg(a) : a)"}.get(k, "a")
-        if name == "square":
-            return "a * a" if k != "b" else "a && a"
-        if name in ("floor", "ceil", "trunc"):
-            return "%s(a)" % name if k == "f" else "a"
-        if name == "reciprocal" and k == "f":
-            return "(T)1 / a"
-        if name == "logical_not":
-            return "!(bool)a"
-        if name == "invert":
-            return "!a" if k == "b" else "(T)~a"
-        if name == "sign":
-            if k == "f":
-                return "(a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a)"
-            if k in "iu":
-                return "(T)((a > 0) - (a < 0))"
-        raise _Unfusable("gpuarr.%s is not supported by fuse for this dtype" % name)
-    if name in _ANY_FN2:
-        return _ANY_FN2[name]
-    if name in ("add", "multiply", "subtract"):
-        if k == "b":
-            return {"add": "a || b", "multiply": "a && b"}[name]
-        op = {"add": "+", "multiply": "*", "subtract": "-"}[name]
-        if k in "iu":
-            return "(T)((ga_unsigned<T>)a %s (ga_unsigned<T>)b)" % op
-        return "a %s b" % op
-    if name in ("maximum", "minimum"):
-        if k == "b":
-            return "a || b" if name == "maximum" else "a && b"
-        return "ga_%s(a, b)" % name[:3]
-    if name in _FLOAT_FN2 and k == "f":
-        return _FLOAT_FN2[name]
-    if name in _INT_FN2 and k in "iub":
-        if name in ("floor_divide", "remainder", "left_shift", "right_shift") and k == "b":
-            raise _Unfusable("%s on bool" % name)
-        return _INT_FN2[name]
-    raise _Unfusable("gpuarr.%s is not supported by fuse for this dtype" % name)
+def _functor_call(functor, operands):
+    return "gpuarr::ufn::%s{}(%s)" % (functor, ", ".join(operands))
 
 
 # ------------------------------------------------------------------------------------
@@ -358,11 +197,11 @@ class _Tracer:
         if isinstance(v, _Var):
             src = v.code
             if v.dtype == _np.float16:
-                src = "ga_f(%s)" % src
+                src = _HALF_TO_FLOAT % src
             elif dt == _np.float16 and v.dtype.kind in "iuf" and v.dtype != _np.float32:
                 # NumPy rounds the operand to float16 once (a Python float is weak, an
                 # int or float64 value is cast): no double rounding through float.
-                src = "ga_f(__double2half((double)%s))" % src
+                src = _HALF_TO_FLOAT % ("__double2half((double)%s)" % src)
             return "((%s)%s)" % (ctype(comp), src)
         return "((%s)%s)" % (ctype(comp), _literal(v, dt))
 
@@ -376,14 +215,23 @@ class _Tracer:
         out_dt = _np.dtype(outs)
         if any(d.kind == "c" for d in in_dts) or out_dt.kind == "c":
             raise _Unfusable("complex dtypes are not fused")
-        expr = _expr_for(name, [d.kind for d in in_dts], out_dt.char)
-        comp = _np.dtype(_np.float32) if in_dts[0] == _np.float16 else in_dts[0]
+        functor, int_exponent_checked = _core._ufunc_jit_info(name)
+        if functor is None:
+            raise _Unfusable("gpuarr.%s is not supported by fuse" % name)
+        if int_exponent_checked and in_dts[1].kind in "iu":
+            # The eager call refuses a negative scalar exponent before launching; a kernel
+            # cannot raise.
+            e = args[1]
+            if isinstance(e, _Var) and e.ndim == 0:
+                raise _Unfusable("gpuarr.%s of integers with a scalar exponent" % name)
+            if not isinstance(e, _Var) and e < 0:
+                raise _Unfusable("gpuarr.%s of integers with a negative exponent" % name)
         ops = [self._operand(a, d) for a, d in zip(args, in_dts)]
-        body = "[&]() { typedef %s T; const T a = %s; %s return (%s)(%s); }()" % (
-            ctype(comp), ops[0], ("const T b = %s;" % ops[1]) if len(ops) > 1 else "",
-            "float" if out_dt == _np.float16 else ctype(out_dt), expr)
+        call = _functor_call(functor, ops)
         if out_dt == _np.float16:
-            body = "__float2half(%s)" % body
+            body = "__float2half((float)%s)" % call
+        else:
+            body = "((%s)%s)" % (ctype(out_dt), call)
         ndim = max([a.ndim for a in args if isinstance(a, _Var)] + [0])
         return self.new(out_dt, ndim, body)
 
@@ -397,7 +245,7 @@ class _Tracer:
             return v
         if dt.kind in "iu" and v.dtype.kind == "f":
             raise _Unfusable("float to integer astype (NumPy's out-of-range rules)")
-        src = "ga_f(%s)" % v.code if v.dtype == _np.float16 else v.code
+        src = _HALF_TO_FLOAT % v.code if v.dtype == _np.float16 else v.code
         if dt == _np.float16:
             expr = "__double2half((double)%s)" % src
         elif dt.kind == "b":
@@ -419,7 +267,7 @@ class _Tracer:
                 conv.append(v.code)
                 continue
             if isinstance(v, _Var):
-                src = "ga_f(%s)" % v.code if v.dtype == _np.float16 else v.code
+                src = _HALF_TO_FLOAT % v.code if v.dtype == _np.float16 else v.code
             else:
                 src = _literal(v, dt)
             if dt == _np.float16:
@@ -453,26 +301,16 @@ class _Tracer:
 def _reduce_code(kind, dt, src_code, src_dt):
     acc = _np.dtype(_np.float32) if dt == _np.float16 else dt
     act = ctype(acc)
-    val = "ga_f(%s)" % src_code if src_dt == _np.float16 else src_code
+    val = _HALF_TO_FLOAT % src_code if src_dt == _np.float16 else src_code
     if kind in ("any", "all"):
         val = "(%s != 0)" % val
     else:
         val = "((%s)%s)" % (act, val)
-    if kind == "sum":
-        ident, comb = "(%s)0" % act, "(x) + (y)"
-    elif kind == "prod":
-        ident, comb = "(%s)1" % act, "(x) * (y)"
-    elif kind == "max":
-        ident, comb = None, "ga_max((x), (y))"
-    elif kind == "min":
-        ident, comb = None, "ga_min((x), (y))"
-    elif kind == "any":
-        ident, comb = "false", "(x) || (y)"
-    else:
-        ident, comb = "true", "(x) && (y)"
-    if acc.kind in "iu" and kind in ("sum", "prod"):
-        comb = "(%s)((unsigned long long)(x) %s (unsigned long long)(y))" % (act, "+" if kind == "sum" else "*")
-    return acc, act, ident, comb, val
+    # The eager reductions' combining functors (ops/reduce.cuh).
+    ident, functor = {"sum": ("(%s)0" % act, "Add"), "prod": ("(%s)1" % act, "Multiply"),
+                      "max": (None, "Maximum"), "min": (None, "Minimum"),
+                      "any": ("false", "LogicalOr"), "all": ("true", "LogicalAnd")}[kind]
+    return acc, act, ident, _functor_call(functor, ["x", "y"]), val
 
 
 _ELEMENTWISE_TEMPLATE = """
@@ -492,7 +330,7 @@ extern "C" __global__ void %(name)s_%(variant)s(%(sig)s) {
 
 def _gen_source(name, in_specs, tr, outs):
     """in_specs: per parameter (kind 'a' or 's', dtype, var code). outs: output vars."""
-    src = [PRELUDE, _FUSE_HELPERS]
+    src = [PRELUDE, HEADER]
     red = tr.reduction
     for variant in ("c", "s"):
         sig = ["const long long _n"]

@@ -317,7 +317,13 @@ def elementwise_source(name, params, kinds, types, operation, preamble="", loop_
 
 class ElementwiseKernel:
     """CuPy's ``cupy.ElementwiseKernel``: ``operation`` runs once per element of the
-    broadcast inputs, ``i`` is the flat index, ``_ind.size()`` the element count."""
+    broadcast inputs, ``i`` is the flat index, ``_ind.size()`` the element count.
+
+    With ``#include <gpuarr/ufunc_math.cuh>`` in ``preamble`` (or in a ReductionKernel's),
+    the code can call the functors of gpuarr's ufuncs, which have NumPy's semantics:
+    ``gpuarr::ufn::Hypot{}(x, y)``, ``gpuarr::ufn::FloorDivide{}(a, b)``. They compute in
+    float for float16 (``gpuarr::ufn::half_to_float(x)``); complex types need
+    ``<gpuarr/ufunc_complex.cuh>`` and ``cuda::std::complex`` (slow to compile)."""
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="",

@@ -1,6 +1,7 @@
 // Arithmetic rounded once per operation. nvcc contracts `a + b * c` into one FMA (one
 // rounding), which differs from NumPy's (and from a kernel per operation) by an ulp; the
-// _rn intrinsics are never contracted.
+// _rn intrinsics are never contracted. Includes nothing, so that NVRTC compiles it with
+// no include directory (ufunc_math.cuh).
 #pragma once
 
 namespace gpuarr {

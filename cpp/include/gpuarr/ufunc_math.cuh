@@ -1,44 +1,127 @@
 // The ufunc functors: one struct per operation, templated on the compute type, with
-// NumPy's semantics for integer wrap-around and division by zero, NaN propagation,
-// signed zeros and complex numbers. float16 computes in float32 (as NumPy does) and
-// complex in cuda::std::complex.
+// NumPy's semantics for integer wrap-around and division by zero, NaN propagation, signed
+// zeros and complex numbers. float16 computes in float32 (as NumPy does; half_to_float
+// below), complex in cuda::std::complex.
+//
+// Every elementwise path calls these: the ahead-of-time ufunc loops and reductions
+// (ops/elementwise.cuh, ops/reduce.cuh), the deferred chains (ops/lazy_elementwise.cu)
+// and the kernels gpuarr.fuse generates, which NVRTC compiles with this header (shipped
+// in the wheel as gpuarr/include/gpuarr/). So the header includes nothing but its
+// neighbours and compiles under NVRTC with no include directory at all: NVRTC provides
+// CUDA's math functions, and the few type properties needed are defined here (libcu++'s
+// <cuda/std/type_traits> alone costs NVRTC about 1.7 s per kernel). Complex support needs
+// libcu++ and is ufunc_complex.cuh: the complex branches below call the cx:: functions
+// that it defines, so a kernel that never instantiates a functor with a complex type
+// compiles without it.
+//
+// Real + - * / round each operation on its own (rounded_arith.cuh): a chain of functor
+// calls inlined into one kernel (a deferred chain, a fused kernel) then rounds as a kernel
+// per operation does, whatever the compiler's FMA contraction setting.
+//
+// Each functor names itself (`name`, GPUARR_UFN_NAME): the ufunc registry records it and
+// the NVRTC generator calls gpuarr::ufn::<name>{}(...).
 #pragma once
-#include <cuda/std/complex>
-#include <cuda_fp16.h>
+#include "rounded_arith.cuh"
 
-#include <cstdint>
-#include <limits>
-#include <type_traits>
+#define GPUARR_UFN_FN __device__ __forceinline__
+// Each functor's name, for the ufunc registry (host code). Left out under NVRTC, which
+// would emit every one as a device global in each kernel.
+#ifdef __CUDACC_RTC__
+#define GPUARR_UFN_NAME(NAME)
+#else
+#define GPUARR_UFN_NAME(NAME) static constexpr const char* name = #NAME;
+#endif
 
 namespace gpuarr::ufn {
 
-template <class T> struct is_cplx : std::false_type {};
-template <class F> struct is_cplx<cuda::std::complex<F>> : std::true_type {};
-template <class T> constexpr bool is_cplx_v = is_cplx<T>::value;
-template <class T> constexpr bool is_bool_v = std::is_same_v<T, bool>;
-template <class T> constexpr bool is_int_v = std::is_integral_v<T> && !is_bool_v<T>;
-template <class T> constexpr bool is_real_v = std::is_floating_point_v<T>;
+// ---- type properties ----------------------------------------------------------------
+template <class A, class B> inline constexpr bool same_v = false;
+template <class A> inline constexpr bool same_v<A, A> = true;
+template <bool C, class A, class B> struct Select { using type = A; };
+template <class A, class B> struct Select<false, A, B> { using type = B; };
+
+// Integer types: signedness and the unsigned type of the same width. (Enumerators, not
+// static data members: NVRTC emits a full specialisation's static members as device
+// globals in every kernel, which costs compile time.)
+template <class T> struct IntTraits {
+  enum { integer = 0, is_signed = 0 };
+};
+#define GPUARR_UFN_INT_PAIR(S, U)                        \
+  template <> struct IntTraits<S> {                      \
+    enum { integer = 1, is_signed = 1 };                 \
+    using unsigned_type = U;                             \
+  };                                                     \
+  template <> struct IntTraits<U> {                      \
+    enum { integer = 1, is_signed = 0 };                 \
+    using unsigned_type = U;                             \
+  };
+GPUARR_UFN_INT_PAIR(signed char, unsigned char)
+GPUARR_UFN_INT_PAIR(short, unsigned short)
+GPUARR_UFN_INT_PAIR(int, unsigned int)
+GPUARR_UFN_INT_PAIR(long, unsigned long)
+GPUARR_UFN_INT_PAIR(long long, unsigned long long)
+#undef GPUARR_UFN_INT_PAIR
+template <class T> using unsigned_t = typename IntTraits<T>::unsigned_type;
+// The least value of a signed integer type.
+template <class T> GPUARR_UFN_FN T int_min() {
+  return static_cast<T>(static_cast<unsigned_t<T>>(unsigned_t<T>(1) << (sizeof(T) * 8 - 1)));
+}
+
+// Complex types are recognised (and their component type named) by ufunc_complex.cuh.
+template <class T> struct is_cplx { enum { value = 0 }; };
+template <class T> struct RealOf { using type = T; };
+
+template <class T> constexpr bool is_cplx_v = is_cplx<T>::value != 0;
+template <class T> constexpr bool is_bool_v = same_v<T, bool>;
+template <class T> constexpr bool is_int_v = IntTraits<T>::integer != 0;
+template <class T> constexpr bool is_signed_v = IntTraits<T>::is_signed != 0;
+template <class T> constexpr bool is_real_v = same_v<T, float> || same_v<T, double>;
+
+// The quiet NaN of std::numeric_limits<F>::quiet_NaN() (the same bits).
+template <class F> GPUARR_UFN_FN F quiet_nan() {
+  if constexpr (same_v<F, float>) return __int_as_float(0x7fc00000);
+  else return __longlong_as_double(0x7ff8000000000000LL);
+}
+
+// float16 storage -> float32 compute. __half2float returns a canonical NaN; the sign bit is
+// kept (copysign and signbit see it). A template so that this header needs no __half: `H`
+// is cuda_fp16.h's __half, or the stand-in a kernel defines without the toolkit's headers.
+template <class H> GPUARR_UFN_FN float half_to_float(H x) {
+  const float f = __half2float(x);
+  return isnan(f) && (__half_as_ushort(x) & 0x8000u) ? -f : f;
+}
+
+// ---- complex library functions (defined by ufunc_complex.cuh) ---------------------------
+namespace cx {
+#define GPUARR_UFN_CX_UNARY(X)                                                            \
+  X(sqrt) X(exp) X(log) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) \
+  X(cosh) X(tanh) X(asinh) X(acosh) X(atanh)
+#define GPUARR_UFN_CX_DECLARE(NAME) template <class C> GPUARR_UFN_FN C NAME(C x);
+GPUARR_UFN_CX_UNARY(GPUARR_UFN_CX_DECLARE)
+#undef GPUARR_UFN_CX_DECLARE
+template <class C> GPUARR_UFN_FN C pow(C a, C b);
+}  // namespace cx
 
 // Integer arithmetic that wraps as NumPy's does (through the unsigned type: no UB).
-template <class T> __device__ __forceinline__ T wrap_add(T a, T b) {
-  using U = std::make_unsigned_t<T>;
+template <class T> GPUARR_UFN_FN T wrap_add(T a, T b) {
+  using U = unsigned_t<T>;
   return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
 }
-template <class T> __device__ __forceinline__ T wrap_sub(T a, T b) {
-  using U = std::make_unsigned_t<T>;
+template <class T> GPUARR_UFN_FN T wrap_sub(T a, T b) {
+  using U = unsigned_t<T>;
   return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
 }
-template <class T> __device__ __forceinline__ T wrap_mul(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  using W = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+template <class T> GPUARR_UFN_FN T wrap_mul(T a, T b) {
+  using U = unsigned_t<T>;
+  using W = typename Select<(sizeof(U) < sizeof(unsigned)), unsigned, U>::type;
   return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) *
                                         static_cast<W>(static_cast<U>(b))));
 }
 
 // One-argument real math calling the float or double version.
 #define GPUARR_REAL_FN(NAME)                                              \
-  template <class T> __device__ __forceinline__ T r_##NAME(T x) {         \
-    if constexpr (std::is_same_v<T, float>) return ::NAME##f(x);          \
+  template <class T> GPUARR_UFN_FN T r_##NAME(T x) {                      \
+    if constexpr (same_v<T, float>) return ::NAME##f(x);                  \
     else return ::NAME(x);                                                \
   }
 GPUARR_REAL_FN(sqrt) GPUARR_REAL_FN(cbrt) GPUARR_REAL_FN(exp) GPUARR_REAL_FN(exp2)
@@ -50,33 +133,33 @@ GPUARR_REAL_FN(atanh) GPUARR_REAL_FN(floor) GPUARR_REAL_FN(ceil) GPUARR_REAL_FN(
 GPUARR_REAL_FN(rint) GPUARR_REAL_FN(fabs)
 #undef GPUARR_REAL_FN
 #define GPUARR_REAL_FN2(NAME)                                             \
-  template <class T> __device__ __forceinline__ T r_##NAME(T x, T y) {    \
-    if constexpr (std::is_same_v<T, float>) return ::NAME##f(x, y);       \
+  template <class T> GPUARR_UFN_FN T r_##NAME(T x, T y) {                 \
+    if constexpr (same_v<T, float>) return ::NAME##f(x, y);               \
     else return ::NAME(x, y);                                             \
   }
 GPUARR_REAL_FN2(pow) GPUARR_REAL_FN2(fmod) GPUARR_REAL_FN2(atan2) GPUARR_REAL_FN2(hypot)
 GPUARR_REAL_FN2(copysign)
 #undef GPUARR_REAL_FN2
 
-template <class T> __device__ __forceinline__ bool is_nan(T x) {
+template <class T> GPUARR_UFN_FN bool is_nan(T x) {
   if constexpr (is_cplx_v<T>) return isnan(x.real()) || isnan(x.imag());
   else if constexpr (is_real_v<T>) return isnan(x);
   else return false;
 }
-template <class T> __device__ __forceinline__ bool truthy(T x) {
+template <class T> GPUARR_UFN_FN bool truthy(T x) {
   if constexpr (is_cplx_v<T>) return x.real() != 0 || x.imag() != 0;
   else return x != T(0);
 }
 
 // NumPy's lexicographic complex order (real part first).
 // NumPy's CLT/CLE: a NaN imaginary part makes the real-part comparison false.
-template <class T> __device__ __forceinline__ bool lt(T a, T b) {
+template <class T> GPUARR_UFN_FN bool lt(T a, T b) {
   if constexpr (is_cplx_v<T>)
     return (a.real() < b.real() && !isnan(a.imag()) && !isnan(b.imag())) ||
            (a.real() == b.real() && a.imag() < b.imag());
   else return a < b;
 }
-template <class T> __device__ __forceinline__ bool le(T a, T b) {
+template <class T> GPUARR_UFN_FN bool le(T a, T b) {
   if constexpr (is_cplx_v<T>)
     return (a.real() < b.real() && !isnan(a.imag()) && !isnan(b.imag())) ||
            (a.real() == b.real() && a.imag() <= b.imag());
@@ -85,30 +168,35 @@ template <class T> __device__ __forceinline__ bool le(T a, T b) {
 
 // ---- arithmetic -------------------------------------------------------------------
 struct Add {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Add)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a || b;
     else if constexpr (is_int_v<T>) return wrap_add(a, b);
+    else if constexpr (is_real_v<T>) return rn_add(a, b);
     else return a + b;
   }
 };
 struct Subtract {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Subtract)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_int_v<T>) return wrap_sub(a, b);
+    else if constexpr (is_real_v<T>) return rn_sub(a, b);
     else return a - b;
   }
 };
 struct Multiply {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Multiply)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a && b;
     else if constexpr (is_int_v<T>) return wrap_mul(a, b);
     else if constexpr (is_cplx_v<T>)
       // NumPy's plain formula (libcu++ recovers infinities per C99 Annex G; NumPy gives NaN).
       return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-    else return a * b;
+    else return rn_mul(a, b);
   }
 };
 // NumPy's complex division (Smith's method; division by 0 divides by +0 componentwise).
-template <class C> __device__ C complex_divide(C a, C b) {
+template <class C> GPUARR_UFN_FN C complex_divide(C a, C b) {
   using F = typename C::value_type;
   const F ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
   const F abs_br = r_fabs(br), abs_bi = r_fabs(bi);  // -0.0 -> +0.0, as npy_fabs
@@ -124,14 +212,15 @@ template <class C> __device__ C complex_divide(C a, C b) {
 }
 
 struct TrueDivide {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(TrueDivide)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_cplx_v<T>) return complex_divide(a, b);
-    else return a / b;
+    else return rn_div(a, b);
   }
 };
 
 // NumPy's npy_divmod for floats: returns the floor quotient, sets `mod`.
-template <class T> __device__ __forceinline__ T float_divmod(T a, T b, T& mod) {
+template <class T> GPUARR_UFN_FN T float_divmod(T a, T b, T& mod) {
   mod = r_fmod(a, b);
   if (!b) return a / b;
   T div = (a - mod) / b;
@@ -154,14 +243,15 @@ template <class T> __device__ __forceinline__ T float_divmod(T a, T b, T& mod) {
 }
 
 struct FloorDivide {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(FloorDivide)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_real_v<T>) {
       if (!b) return a / b;
       T mod;
       return float_divmod(a, b, mod);
     } else {
       if (b == 0) return T(0);
-      if constexpr (std::is_signed_v<T>) {
+      if constexpr (is_signed_v<T>) {
         if (b == T(-1)) return wrap_sub(T(0), a);  // MIN // -1 wraps to MIN, as NumPy
         T q = a / b;
         if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -173,7 +263,8 @@ struct FloorDivide {
   }
 };
 struct Remainder {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Remainder)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_real_v<T>) {
       if (!b) return r_fmod(a, b);
       T mod;
@@ -181,7 +272,7 @@ struct Remainder {
       return mod;
     } else {
       if (b == 0) return T(0);
-      if constexpr (std::is_signed_v<T>) {
+      if constexpr (is_signed_v<T>) {
         if (b == T(-1)) return T(0);
         T r = a % b;
         if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -193,24 +284,25 @@ struct Remainder {
   }
 };
 struct Fmod {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Fmod)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_real_v<T>) return r_fmod(a, b);
     else {
       if (b == 0) return T(0);
-      if constexpr (std::is_signed_v<T>)
+      if constexpr (is_signed_v<T>)
         if (b == T(-1)) return T(0);
       return a % b;
     }
   }
 };
 
-template <class C> __device__ C complex_power(C a, C b) {
+template <class C> GPUARR_UFN_FN C complex_power(C a, C b) {
   using F = typename C::value_type;
   const F br = b.real(), bi = b.imag();
   if (br == 0 && bi == 0) return C(1, 0);
   if (a.real() == 0 && a.imag() == 0) {
     if (br > 0) return C(0, 0);  // C99 cpow (NumPy 2.5): 0 ** z is 0 when Re z > 0
-    const F nan = std::numeric_limits<F>::quiet_NaN();
+    const F nan = quiet_nan<F>();
     return C(nan, nan);
   }
   if (bi == 0 && br == F(int(br)) && br >= -100 && br <= 100) {
@@ -226,15 +318,16 @@ template <class C> __device__ C complex_power(C a, C b) {
     }
     return neg ? complex_divide(C(1, 0), result) : result;
   }
-  return cuda::std::pow(a, b);
+  return cx::pow(a, b);
 }
 
 struct Power {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Power)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_int_v<T>) {
       // NumPy refuses negative integer exponents; a kernel cannot raise, so the
       // result is 0 except for bases 1 and -1 (the exact values).
-      if constexpr (std::is_signed_v<T>) {
+      if constexpr (is_signed_v<T>) {
         if (b < 0) return a == 1 ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
       }
       T result = 1, base = a;
@@ -251,7 +344,7 @@ struct Power {
       // NumPy's float power takes sqrt/square for these exponents (so (-0.0)**0.5 is -0.0
       // and (-inf)**0.5 is nan, as sqrt gives).
       if (b == T(0.5)) return r_sqrt(a);
-      if (b == T(2)) return a * a;
+      if (b == T(2)) return rn_mul(a, a);
       return r_pow(a, b);
     }
   }
@@ -259,32 +352,34 @@ struct Power {
 
 // ---- one-argument arithmetic --------------------------------------------------------
 struct Negative {
-  template <class T> __device__ T operator()(T a) const {
+  GPUARR_UFN_NAME(Negative)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const {
     if constexpr (is_int_v<T>) return wrap_sub(T(0), a);
     else return -a;
   }
 };
 struct Positive {
-  template <class T> __device__ T operator()(T a) const { return a; }
+  GPUARR_UFN_NAME(Positive)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const { return a; }
 };
-template <class T> struct RealOf { using type = T; };
-template <class F> struct RealOf<cuda::std::complex<F>> { using type = F; };
 
 struct Absolute {
+  GPUARR_UFN_NAME(Absolute)
   // An explicit return type: nvcc's host pass cannot deduce `auto` from a device body.
-  template <class T> __device__ typename RealOf<T>::type operator()(T a) const {
+  template <class T> GPUARR_UFN_FN typename RealOf<T>::type operator()(T a) const {
     if constexpr (is_cplx_v<T>) return r_hypot(a.real(), a.imag());
     else if constexpr (is_real_v<T>) return r_fabs(a);
-    else if constexpr (is_int_v<T> && std::is_signed_v<T>) return a < 0 ? wrap_sub(T(0), a) : a;
+    else if constexpr (is_signed_v<T>) return a < 0 ? wrap_sub(T(0), a) : a;
     else return a;
   }
 };
 struct Sign {
-  template <class T> __device__ T operator()(T a) const {
+  GPUARR_UFN_NAME(Sign)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const {
     if constexpr (is_cplx_v<T>) {
       using F = typename T::value_type;
       if (is_nan(a)) {
-        const F nan = std::numeric_limits<F>::quiet_NaN();
+        const F nan = quiet_nan<F>();
         return T(nan, nan);
       }
       const F m = r_hypot(a.real(), a.imag());
@@ -292,7 +387,7 @@ struct Sign {
       if (isinf(m)) {
         const bool ir = isinf(a.real()), ii = isinf(a.imag());
         if (ir && ii) {
-          const F nan = std::numeric_limits<F>::quiet_NaN();
+          const F nan = quiet_nan<F>();
           return T(nan, nan);
         }
         return ir ? T(r_copysign(F(1), a.real()), F(0)) : T(F(0), r_copysign(F(1), a.imag()));
@@ -300,7 +395,7 @@ struct Sign {
       return T(a.real() / m, a.imag() / m);
     } else if constexpr (is_real_v<T>) {
       return a > 0 ? T(1) : a < 0 ? T(-1) : a == 0 ? T(0) : a;
-    } else if constexpr (std::is_signed_v<T>) {
+    } else if constexpr (is_signed_v<T>) {
       return T((a > 0) - (a < 0));
     } else {
       return T(a > 0);
@@ -308,15 +403,16 @@ struct Sign {
   }
 };
 struct Reciprocal {
-  template <class T> __device__ T operator()(T a) const {
+  GPUARR_UFN_NAME(Reciprocal)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const {
     if constexpr (is_int_v<T>) {
       // NumPy computes 1.0 / a and converts; for a == 0 that is x86's conversion of inf.
       if (a == 0) {
-        if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) return std::numeric_limits<T>::min();
-        else if constexpr (sizeof(T) == 4 && std::is_signed_v<T>) return std::numeric_limits<T>::min();
+        if constexpr (is_signed_v<T> && (sizeof(T) == 8 || sizeof(T) == 4))
+          return int_min<T>();
         else return T(0);
       }
-      if constexpr (std::is_signed_v<T>) return a == T(-1) ? T(-1) : a == 1 ? T(1) : T(0);
+      if constexpr (is_signed_v<T>) return a == T(-1) ? T(-1) : a == 1 ? T(1) : T(0);
       else return a == 1 ? T(1) : T(0);
     } else {
       return T(1) / a;
@@ -324,14 +420,17 @@ struct Reciprocal {
   }
 };
 struct Square {
-  template <class T> __device__ T operator()(T a) const {
+  GPUARR_UFN_NAME(Square)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const {
     if constexpr (is_int_v<T>) return wrap_mul(a, a);
+    else if constexpr (is_real_v<T>) return rn_mul(a, a);
     else return a * a;
   }
 };
 struct Conjugate {
-  template <class T> __device__ T operator()(T a) const {
-    if constexpr (is_cplx_v<T>) return cuda::std::conj(a);
+  GPUARR_UFN_NAME(Conjugate)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const {
+    if constexpr (is_cplx_v<T>) return T(a.real(), -a.imag());
     else return a;
   }
 };
@@ -339,7 +438,8 @@ struct Conjugate {
 // ---- exponentials, logarithms, trigonometry (real via CUDA math, complex via libcu++) --
 #define GPUARR_FLOAT_FN(STRUCT, REAL, COMPLEX_EXPR)                              \
   struct STRUCT {                                                               \
-    template <class T> __device__ T operator()(T x) const {                     \
+    GPUARR_UFN_NAME(STRUCT)                                \
+    template <class T> GPUARR_UFN_FN T operator()(T x) const {                  \
       if constexpr (is_cplx_v<T>) {                                             \
         using F = typename T::value_type;                                       \
         (void)sizeof(F);                                                        \
@@ -349,48 +449,51 @@ struct Conjugate {
       }                                                                         \
     }                                                                           \
   };
-GPUARR_FLOAT_FN(Sqrt, r_sqrt, cuda::std::sqrt(x))
+GPUARR_FLOAT_FN(Sqrt, r_sqrt, cx::sqrt(x))
 GPUARR_FLOAT_FN(Cbrt, r_cbrt, x)
-GPUARR_FLOAT_FN(Exp, r_exp, cuda::std::exp(x))
-GPUARR_FLOAT_FN(Exp2, r_exp2, cuda::std::exp(x * F(0.693147180559945309417232121458176568)))
+GPUARR_FLOAT_FN(Exp, r_exp, cx::exp(x))
+GPUARR_FLOAT_FN(Exp2, r_exp2, cx::exp(x * F(0.693147180559945309417232121458176568)))
 GPUARR_FLOAT_FN(Expm1, r_expm1,
                 T(r_expm1(x.real()) * r_cos(x.imag()) -
                       F(2) * r_sin(x.imag() / 2) * r_sin(x.imag() / 2),
                   r_exp(x.real()) * r_sin(x.imag())))
-GPUARR_FLOAT_FN(Log, r_log, cuda::std::log(x))
-GPUARR_FLOAT_FN(Log2, r_log2, cuda::std::log(x) / F(0.693147180559945309417232121458176568))
-GPUARR_FLOAT_FN(Log10, r_log10, cuda::std::log10(x))
+GPUARR_FLOAT_FN(Log, r_log, cx::log(x))
+GPUARR_FLOAT_FN(Log2, r_log2, cx::log(x) / F(0.693147180559945309417232121458176568))
+GPUARR_FLOAT_FN(Log10, r_log10, cx::log10(x))
 GPUARR_FLOAT_FN(Log1p, r_log1p,
                 T(r_log(r_hypot(x.real() + F(1), x.imag())),
                   r_atan2(x.imag(), x.real() + F(1))))
-GPUARR_FLOAT_FN(Sin, r_sin, cuda::std::sin(x))
-GPUARR_FLOAT_FN(Cos, r_cos, cuda::std::cos(x))
-GPUARR_FLOAT_FN(Tan, r_tan, cuda::std::tan(x))
-GPUARR_FLOAT_FN(Arcsin, r_asin, cuda::std::asin(x))
-GPUARR_FLOAT_FN(Arccos, r_acos, cuda::std::acos(x))
-GPUARR_FLOAT_FN(Arctan, r_atan, cuda::std::atan(x))
-GPUARR_FLOAT_FN(Sinh, r_sinh, cuda::std::sinh(x))
-GPUARR_FLOAT_FN(Cosh, r_cosh, cuda::std::cosh(x))
-GPUARR_FLOAT_FN(Tanh, r_tanh, cuda::std::tanh(x))
-GPUARR_FLOAT_FN(Arcsinh, r_asinh, cuda::std::asinh(x))
-GPUARR_FLOAT_FN(Arccosh, r_acosh, cuda::std::acosh(x))
-GPUARR_FLOAT_FN(Arctanh, r_atanh, cuda::std::atanh(x))
+GPUARR_FLOAT_FN(Sin, r_sin, cx::sin(x))
+GPUARR_FLOAT_FN(Cos, r_cos, cx::cos(x))
+GPUARR_FLOAT_FN(Tan, r_tan, cx::tan(x))
+GPUARR_FLOAT_FN(Arcsin, r_asin, cx::asin(x))
+GPUARR_FLOAT_FN(Arccos, r_acos, cx::acos(x))
+GPUARR_FLOAT_FN(Arctan, r_atan, cx::atan(x))
+GPUARR_FLOAT_FN(Sinh, r_sinh, cx::sinh(x))
+GPUARR_FLOAT_FN(Cosh, r_cosh, cx::cosh(x))
+GPUARR_FLOAT_FN(Tanh, r_tanh, cx::tanh(x))
+GPUARR_FLOAT_FN(Arcsinh, r_asinh, cx::asinh(x))
+GPUARR_FLOAT_FN(Arccosh, r_acosh, cx::acosh(x))
+GPUARR_FLOAT_FN(Arctanh, r_atanh, cx::atanh(x))
 GPUARR_FLOAT_FN(Rint, r_rint, T(r_rint(x.real()), r_rint(x.imag())))
 #undef GPUARR_FLOAT_FN
 
 struct Deg2rad {
-  template <class T> __device__ T operator()(T x) const {
-    return x * (T(3.14159265358979323846264338327950288) / T(180));
+  GPUARR_UFN_NAME(Deg2rad)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    return rn_mul(x, T(3.14159265358979323846264338327950288) / T(180));
   }
 };
 struct Rad2deg {
-  template <class T> __device__ T operator()(T x) const {
-    return x * (T(180) / T(3.14159265358979323846264338327950288));
+  GPUARR_UFN_NAME(Rad2deg)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    return rn_mul(x, T(180) / T(3.14159265358979323846264338327950288));
   }
 };
 #define GPUARR_ROUNDING_FN(STRUCT, REAL)                              \
   struct STRUCT {                                                     \
-    template <class T> __device__ T operator()(T x) const {           \
+    GPUARR_UFN_NAME(STRUCT)                      \
+    template <class T> GPUARR_UFN_FN T operator()(T x) const {        \
       if constexpr (is_real_v<T>) return REAL(x);                     \
       else return x;                                                  \
     }                                                                 \
@@ -401,58 +504,73 @@ GPUARR_ROUNDING_FN(Trunc, r_trunc)
 #undef GPUARR_ROUNDING_FN
 
 struct Arctan2 {
-  template <class T> __device__ T operator()(T a, T b) const { return r_atan2(a, b); }
+  GPUARR_UFN_NAME(Arctan2)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const { return r_atan2(a, b); }
 };
 struct Hypot {
-  template <class T> __device__ T operator()(T a, T b) const { return r_hypot(a, b); }
+  GPUARR_UFN_NAME(Hypot)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const { return r_hypot(a, b); }
 };
 struct Copysign {
-  template <class T> __device__ T operator()(T a, T b) const { return r_copysign(a, b); }
+  GPUARR_UFN_NAME(Copysign)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const { return r_copysign(a, b); }
 };
+// NumPy's npy_logaddexp: log(exp(x) + exp(y)) without overflow.
 struct Logaddexp {
-  template <class T> __device__ T operator()(T x, T y) const {
-    if (x == y) return x + T(0.693147180559945309417232121458176568);
+  GPUARR_UFN_NAME(Logaddexp)
+  template <class T> GPUARR_UFN_FN T operator()(T x, T y) const {
+    if (x == y) return x + T(0.693147180559945309417232121458176568);  // x + log(2)
     const T d = x - y;
     if (d > 0) return x + r_log1p(r_exp(-d));
     if (d <= 0) return y + r_log1p(r_exp(d));
     return d;  // NaN
   }
 };
-
 // ---- comparisons and logic ----------------------------------------------------------
 struct Equal {
-  template <class T> __device__ bool operator()(T a, T b) const { return a == b; }
+  GPUARR_UFN_NAME(Equal)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return a == b; }
 };
 struct NotEqual {
-  template <class T> __device__ bool operator()(T a, T b) const { return a != b; }
+  GPUARR_UFN_NAME(NotEqual)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return a != b; }
 };
 struct Less {
-  template <class T> __device__ bool operator()(T a, T b) const { return lt(a, b); }
+  GPUARR_UFN_NAME(Less)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return lt(a, b); }
 };
 struct LessEqual {
-  template <class T> __device__ bool operator()(T a, T b) const { return le(a, b); }
+  GPUARR_UFN_NAME(LessEqual)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return le(a, b); }
 };
 struct Greater {
-  template <class T> __device__ bool operator()(T a, T b) const { return lt(b, a); }
+  GPUARR_UFN_NAME(Greater)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return lt(b, a); }
 };
 struct GreaterEqual {
-  template <class T> __device__ bool operator()(T a, T b) const { return le(b, a); }
+  GPUARR_UFN_NAME(GreaterEqual)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return le(b, a); }
 };
 struct LogicalAnd {
-  template <class T> __device__ bool operator()(T a, T b) const { return truthy(a) && truthy(b); }
+  GPUARR_UFN_NAME(LogicalAnd)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return truthy(a) && truthy(b); }
 };
 struct LogicalOr {
-  template <class T> __device__ bool operator()(T a, T b) const { return truthy(a) || truthy(b); }
+  GPUARR_UFN_NAME(LogicalOr)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return truthy(a) || truthy(b); }
 };
 struct LogicalXor {
-  template <class T> __device__ bool operator()(T a, T b) const { return truthy(a) != truthy(b); }
+  GPUARR_UFN_NAME(LogicalXor)
+  template <class T> GPUARR_UFN_FN bool operator()(T a, T b) const { return truthy(a) != truthy(b); }
 };
 struct LogicalNot {
-  template <class T> __device__ bool operator()(T a) const { return !truthy(a); }
+  GPUARR_UFN_NAME(LogicalNot)
+  template <class T> GPUARR_UFN_FN bool operator()(T a) const { return !truthy(a); }
 };
 // maximum/minimum propagate NaN (the first NaN wins); fmax/fmin ignore it.
 struct Maximum {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Maximum)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a || b;
     else {
       if (is_nan(a)) return a;
@@ -462,7 +580,8 @@ struct Maximum {
   }
 };
 struct Minimum {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Minimum)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a && b;
     else {
       if (is_nan(a)) return a;
@@ -472,7 +591,8 @@ struct Minimum {
   }
 };
 struct Fmax {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Fmax)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a || b;
     else {
       if (is_nan(b)) return a;
@@ -482,7 +602,8 @@ struct Fmax {
   }
 };
 struct Fmin {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(Fmin)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a && b;
     else {
       if (is_nan(b)) return a;
@@ -492,47 +613,55 @@ struct Fmin {
   }
 };
 struct Isnan {
-  template <class T> __device__ bool operator()(T a) const { return is_nan(a); }
+  GPUARR_UFN_NAME(Isnan)
+  template <class T> GPUARR_UFN_FN bool operator()(T a) const { return is_nan(a); }
 };
 struct Isinf {
-  template <class T> __device__ bool operator()(T a) const {
+  GPUARR_UFN_NAME(Isinf)
+  template <class T> GPUARR_UFN_FN bool operator()(T a) const {
     if constexpr (is_cplx_v<T>) return isinf(a.real()) || isinf(a.imag());
     else if constexpr (is_real_v<T>) return isinf(a);
     else return false;
   }
 };
 struct Isfinite {
-  template <class T> __device__ bool operator()(T a) const {
+  GPUARR_UFN_NAME(Isfinite)
+  template <class T> GPUARR_UFN_FN bool operator()(T a) const {
     if constexpr (is_cplx_v<T>) return isfinite(a.real()) && isfinite(a.imag());
     else if constexpr (is_real_v<T>) return isfinite(a);
     else return true;
   }
 };
 struct Signbit {
-  template <class T> __device__ bool operator()(T a) const { return signbit(a); }
+  GPUARR_UFN_NAME(Signbit)
+  template <class T> GPUARR_UFN_FN bool operator()(T a) const { return signbit(a); }
 };
 
 // ---- bitwise ----------------------------------------------------------------------
 struct BitwiseAnd {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(BitwiseAnd)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a && b;
     else return a & b;
   }
 };
 struct BitwiseOr {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(BitwiseOr)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a || b;
     else return a | b;
   }
 };
 struct BitwiseXor {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(BitwiseXor)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_bool_v<T>) return a != b;
     else return a ^ b;
   }
 };
 struct Invert {
-  template <class T> __device__ T operator()(T a) const {
+  GPUARR_UFN_NAME(Invert)
+  template <class T> GPUARR_UFN_FN T operator()(T a) const {
     if constexpr (is_bool_v<T>) return !a;
     else return T(~a);
   }
@@ -540,17 +669,19 @@ struct Invert {
 // Shift counts at or beyond the width (or negative) give 0, or -1 for a negative value
 // shifted right: NumPy's npy_lshift/npy_rshift.
 struct LeftShift {
-  template <class T> __device__ T operator()(T a, T b) const {
-    using U = std::make_unsigned_t<T>;
+  GPUARR_UFN_NAME(LeftShift)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
+    using U = unsigned_t<T>;
     if (static_cast<unsigned long long>(b) < sizeof(T) * 8)
       return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
     return T(0);
   }
 };
 struct RightShift {
-  template <class T> __device__ T operator()(T a, T b) const {
+  GPUARR_UFN_NAME(RightShift)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if (static_cast<unsigned long long>(b) < sizeof(T) * 8) return static_cast<T>(a >> b);
-    if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+    if constexpr (is_signed_v<T>) return a < 0 ? T(-1) : T(0);
     else return T(0);
   }
 };
@@ -559,7 +690,8 @@ struct RightShift {
 // NumPy's clip loop: min(max(x, lo), hi) where a NaN first operand wins and otherwise a
 // failed comparison picks the second (so the complex NaN returned is NumPy's).
 struct Clip {
-  template <class T> __device__ T operator()(T x, T lo, T hi) const {
+  GPUARR_UFN_NAME(Clip)
+  template <class T> GPUARR_UFN_FN T operator()(T x, T lo, T hi) const {
     if constexpr (is_cplx_v<T>) {
       const T m = is_nan(x) || lex_greater(x, lo) ? x : lo;
       return is_nan(m) || lex_greater(hi, m) ? m : hi;
@@ -567,7 +699,7 @@ struct Clip {
       return Minimum{}(Maximum{}(x, lo), hi);
     }
   }
-  template <class T> __device__ static bool lex_greater(T a, T b) {
+  template <class T> GPUARR_UFN_FN static bool lex_greater(T a, T b) {
     return a.real() == b.real() ? a.imag() > b.imag() : a.real() > b.real();
   }
 };
