@@ -55,7 +55,8 @@ def intdiv(x, y):
 
 @gpuarr.fuse
 def more_float(x, y):
-    return (gpuarr.logaddexp(x / 50, y / 50) + gpuarr.deg2rad(x) - gpuarr.rad2deg(y) / 1000
+    return (gpuarr.logaddexp(x / 50, y / 50) + gpuarr.logaddexp2(x / 50, y / 50)
+            + gpuarr.deg2rad(x) - gpuarr.rad2deg(y) / 1000
             + gpuarr.float_power(gpuarr.absolute(x), 0.5) + gpuarr.conjugate(y))
 
 

@@ -31,7 +31,7 @@ CASES = [(n, sig) for n, u in UFUNCS.items() for sig in u.types]
 TRANSCENDENTAL = {
     "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "cbrt", "cos",
     "cosh", "exp", "exp2", "expm1", "float_power", "hypot", "log", "log10", "log1p", "log2",
-    "logaddexp", "power", "sin", "sinh", "tan", "tanh", "deg2rad", "rad2deg",
+    "logaddexp", "logaddexp2", "power", "sin", "sinh", "tan", "tanh", "deg2rad", "rad2deg",
 }
 # Complex functions that take their inputs away from every branch cut (see complex_input).
 COMPLEX_FN = {

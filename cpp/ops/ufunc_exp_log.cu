@@ -14,6 +14,7 @@ void add_exp_log_ufuncs(std::vector<const UfuncDef*>& out) {
   out.push_back(make_ufunc<Log10, 1, GA_INEXACT>("log10", R::Default, "Return the base 10 logarithm of the input array, element-wise."));
   out.push_back(make_ufunc<Log1p, 1, GA_INEXACT>("log1p", R::Default, "Return the natural logarithm of one plus the input array, element-wise."));
   out.push_back(make_ufunc<Logaddexp, 2, GA_FLOATS>("logaddexp", R::Default, "Logarithm of the sum of exponentiations of the inputs."));
+  out.push_back(make_ufunc<Logaddexp2, 2, GA_FLOATS>("logaddexp2", R::Default, "Logarithm of the sum of exponentiations of the inputs in base-2."));
 }
 
 }  // namespace gpuarr

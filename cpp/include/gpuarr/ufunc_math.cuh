@@ -526,6 +526,19 @@ struct Logaddexp {
     return d;  // NaN
   }
 };
+// NumPy's npy_logaddexp2: log2(2**x + 2**y) without overflow.
+struct Logaddexp2 {
+  GPUARR_UFN_NAME(Logaddexp2)
+  template <class T> GPUARR_UFN_FN T operator()(T x, T y) const {
+    constexpr T log2e = T(1.442695040888963407359924681001892137);
+    if (x == y) return x + T(1);
+    const T d = x - y;
+    if (d > 0) return rn_add(x, rn_mul(log2e, r_log1p(r_exp2(-d))));
+    if (d <= 0) return rn_add(y, rn_mul(log2e, r_log1p(r_exp2(d))));
+    return d;  // NaN
+  }
+};
+
 // ---- comparisons and logic ----------------------------------------------------------
 struct Equal {
   GPUARR_UFN_NAME(Equal)
