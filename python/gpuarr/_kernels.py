@@ -11,7 +11,7 @@ import re
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _core, _shape_ops
 
 __all__ = ["RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel"]
 
@@ -549,7 +549,6 @@ class ReductionKernel:
         return self._call(args, out, axis, keepdims)
 
     def _call(self, args, out, axis, keepdims):
-        import gpuarr
         if len(args) not in (self.nin, self.nin + 1):
             raise TypeError("Wrong number of arguments for %s" % self.name)
         if len(args) == self.nin + 1:
@@ -562,7 +561,7 @@ class ReductionKernel:
         arrays = [v for v, k in zip(vals, in_kinds) if k == "a"]
         if not arrays:
             raise ValueError("ReductionKernel needs at least one non-raw array input")
-        shape = gpuarr.broadcast_shapes(*[a.shape for a in arrays])
+        shape = _shape_ops.broadcast_shapes(*[a.shape for a in arrays])
         ndim = len(shape)
         if axis is None:
             axes = tuple(range(ndim))
@@ -580,13 +579,13 @@ class ReductionKernel:
         launch_vals, launch_kinds = [], []
         for v, k in zip(vals, in_kinds):
             if k == "a":
-                v = gpuarr.broadcast_to(v, shape).transpose(perm)
+                v = _shape_ops.broadcast_to(v, shape).transpose(perm)
                 launch_kinds.append("r")
             else:
                 launch_kinds.append(k)
             launch_vals.append(v)
         if out is None:
-            res = gpuarr.empty(out_shape, dtype=out_dtype)
+            res = _core.empty(out_shape, dtype=out_dtype)
         else:
             want = tuple(1 if d in axes else shape[d] for d in range(ndim)) if keepdims else out_shape
             if tuple(out.shape) != want:
