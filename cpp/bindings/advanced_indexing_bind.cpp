@@ -66,8 +66,9 @@ const py::object& int64_dtype() {
 }
 
 // A host index array as the int64 values of an IntArray entry.
-void add_host_values(ParsedIndex& p, py::array h) {
-  const Dims shape(h.shape(), h.shape() + h.ndim());
+// `h`: C-contiguous int64 values of an index array of `shape` (numpy.ascontiguousarray makes
+// a 0-d array 1-d, so the shape is the caller's).
+void add_host_values(ParsedIndex& p, py::array h, const Dims& shape) {
   add_entry(p, IndexEntry::int_array(shape), {NDArray{}, static_cast<const int64_t*>(h.data())});
   p.host_arrays.push_back(std::move(h));
 }
@@ -96,7 +97,7 @@ void add_array_entry(ParsedIndex& p, const py::object& host_in, bool from_list) 
     add_entry(p, IndexEntry::integer(h.attr("item")().cast<int64_t>()));  // as an integer
     return;
   }
-  add_host_values(p, std::move(h));
+  add_host_values(p, std::move(h), shape);
 }
 
 void parse_item(ParsedIndex& p, py::handle k) {
@@ -262,7 +263,8 @@ void parse_take_indices(ParsedIndex& p, py::handle indices) {
     throw TypeError("Cannot cast array data from " + py::repr(h.dtype()).cast<std::string>() +
                     " to dtype('int64') according to the rule 'safe'");
   }
-  add_host_values(p, np_attr("ascontiguousarray")(h, int64_dtype()));
+  add_host_values(p, np_attr("ascontiguousarray")(h, int64_dtype()),
+                  Dims(h.shape(), h.shape() + h.ndim()));
 }
 
 ParsedIndex axis_index(int64_t axis) {
