@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace gpuarr {
 
@@ -19,5 +20,9 @@ int64_t positional_io(int fd, int64_t file_off, char* buf, int64_t len, bool wri
 
 // Reverses the byte order of each `unit`-byte value, split over up to `threads` tasks.
 void byteswap_split(char* buf, int64_t len, int unit, int threads, const ParallelFor& run);
+
+// Appends the whole contents of the file at `path` to `out`; false when it cannot be opened
+// or read (what was read before an error stays appended).
+bool append_file_contents(const std::string& path, std::string& out);
 
 }  // namespace gpuarr

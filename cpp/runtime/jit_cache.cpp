@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "core/file_io.hpp"
 #include "core/sha256.hpp"
 #include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
@@ -61,21 +62,10 @@ void make_dirs(const std::string& path) {
   }
 }
 
-bool read_file(const std::string& file, std::string& data) {
-  FILE* f = std::fopen(file.c_str(), "rb");
-  if (!f) return false;
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, got);
-  const bool ok = !std::ferror(f);
-  std::fclose(f);
-  return ok;
-}
-
 // Disk format: "GAJIT1 <cubin> <n>\n", n lowered names one per line, then the binary.
 bool read_disk(const std::string& file, CompiledProgram& prog, size_t n_names) {
   std::string data;
-  if (!read_file(file, data)) return false;
+  if (!append_file_contents(file, data)) return false;
   size_t pos = data.find('\n');
   if (pos == std::string::npos) return false;
   const std::string header = data.substr(0, pos);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/file_io.hpp"
 #include "core/sha256.hpp"
 
 namespace gpuarr {
@@ -32,17 +33,6 @@ std::string module_dir() {
   const std::string file = info.dli_fname;
   const size_t slash = file.rfind('/');
   return slash == std::string::npos ? "." : file.substr(0, slash);
-}
-
-bool append_file(const std::string& path, std::string& out) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
-  const bool ok = !std::ferror(f);
-  std::fclose(f);
-  return ok;
 }
 
 struct ProgramGuard {
@@ -109,7 +99,7 @@ const std::string& package_headers_digest() {
     for (const std::string& n : names) {
       text += n;
       text += '\0';
-      if (!append_file(dir + "/gpuarr/" + n, text)) text += "<unreadable>";
+      if (!append_file_contents(dir + "/gpuarr/" + n, text)) text += "<unreadable>";
       text += '\0';
     }
     return sha256_hex(text);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -90,4 +91,19 @@ TEST(FileIO, ByteswapSplitMatchesSerial) {
       }
     }
   }
+}
+
+TEST(FileIO, AppendFileContents) {
+  TempFile f;
+  const int64_t n = (1 << 17) + 3;  // more than one read buffer
+  const auto data = pattern(n);
+  ASSERT_EQ(positional_io(f.fd, 0, const_cast<char*>(data.data()), n, true, 1, kThreads), n);
+  std::string out = "head";
+  EXPECT_TRUE(append_file_contents(f.path, out));
+  ASSERT_EQ(out.size(), static_cast<size_t>(n) + 4);
+  EXPECT_EQ(out.compare(0, 4, "head"), 0);
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), out.begin() + 4));
+  std::string none = "x";
+  EXPECT_FALSE(append_file_contents(f.path + ".missing", none));
+  EXPECT_EQ(none, "x");
 }
