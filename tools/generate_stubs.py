@@ -3,8 +3,8 @@
     python tools/generate_stubs.py          # regenerate the checked-in stub
     python tools/generate_stubs.py --check  # exit 1 (with a diff) when it is stale
 
-The extension is imported from python/gpuarr when a local build put ``_core*.so`` there
-(``/work/bin/gbuild`` does), else from the installed gpuarr. The output depends only on the
+The extension is imported from python/gpuarr when a development build put ``_core*.so``
+there, else from the installed gpuarr. The output depends only on the
 extension: pybind11-stubgen's version is pinned below, and the stub is normalised (no
 addresses or build paths) so that regenerating an unchanged build gives the same bytes.
 """
