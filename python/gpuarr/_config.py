@@ -9,8 +9,6 @@ block (tests use it instead of the process environment).
 
 import contextlib
 import os
-import platform
-import subprocess
 import sys
 
 import numpy as _np
@@ -35,6 +33,8 @@ def _settings():
 
 def _git_commit():
     """The commit of the source tree gpuarr is imported from, when it is a git checkout."""
+    import subprocess  # only for bug reports: kept off `import gpuarr`'s path
+
     here = os.path.dirname(os.path.abspath(__file__))
     try:
         r = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,
@@ -115,6 +115,8 @@ def get_config():
     except Exception as e:  # noqa: BLE001
         build = {"error": str(e)}
     devices, no_device = _devices()
+    import platform  # only for bug reports: kept off `import gpuarr`'s path
+
     return {
         "gpuarr": {"version": _version(), "git_commit": _git_commit(),
                    "path": os.path.dirname(os.path.abspath(__file__))},
