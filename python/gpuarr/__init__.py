@@ -29,6 +29,7 @@ from gpuarr._core import (
 )
 from gpuarr import _ndarray_methods  # noqa: F401  (ndarray's Python-level methods)
 from gpuarr._creation import arange, linspace, identity, empty_pinned
+from gpuarr._creation import logspace, geomspace, frombuffer, fromiter, fromstring, asanyarray, asarray_chkfinite  # noqa: E501
 from gpuarr._sorting import *  # noqa: F401,F403  (sort, argsort, unique, searchsorted, histogram, median, ...)
 from gpuarr._sorting import __all__ as _sorting_all
 from gpuarr._reductions import *  # noqa: F401,F403  (sum, mean, argmax, cumsum, ...)
@@ -53,6 +54,27 @@ from gpuarr import random  # noqa: E402  (gpuarr.random)
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
 from gpuarr._shape_ops import *  # noqa: F401,F403  (shape and data-movement operations)
 from gpuarr._shape_ops import __all__ as _shape_ops_all
+from gpuarr._constants import *  # noqa: F401,F403  (nan, inf, pi, e, euler_gamma)
+from gpuarr._constants import __all__ as _constants_all
+from gpuarr._type_checks import *  # noqa: F401,F403  (scalar types, issubdtype, iscomplexobj, ...)
+from gpuarr._type_checks import __all__ as _type_checks_all
+from gpuarr._grid_creation import *  # noqa: F401,F403  (tri, vander, fromfunction)
+from gpuarr._grid_creation import __all__ as _grid_creation_all
+from gpuarr._index_tricks import *  # noqa: F401,F403  (ix_, r_, c_, mgrid, ogrid, tril_indices, ...)
+from gpuarr._index_tricks import __all__ as _index_tricks_all
+from gpuarr._window_functions import *  # noqa: F401,F403  (bartlett, blackman, hamming, hanning, kaiser)
+from gpuarr._window_functions import __all__ as _window_functions_all
+from gpuarr._text_io import *  # noqa: F401,F403  (loadtxt, genfromtxt, savetxt)
+from gpuarr._text_io import __all__ as _text_io_all
+from gpuarr._set_ops import *  # noqa: F401,F403  (isin, intersect1d, union1d, setdiff1d, setxor1d)
+from gpuarr._function_base import *  # noqa: F401,F403  (diff, gradient, interp, digitize, select, ...)
+from gpuarr._array_edit import *  # noqa: F401,F403  (append, delete, insert, resize, trim_zeros, ...)
+from gpuarr._assignment import *  # noqa: F401,F403  (choose, copyto, putmask, fill_diagonal)
+from gpuarr._value_checks import *  # noqa: F401,F403  (nan_to_num, real_if_close, isreal, iscomplex)
+from gpuarr._statistics import *  # noqa: F401,F403  (cov, corrcoef, histogram2d, histogramdd)
+from gpuarr._padding import pad  # noqa: F401
+from gpuarr._bit_packing import packbits, unpackbits  # noqa: F401
+from gpuarr import _set_ops, _function_base, _array_edit, _assignment, _value_checks, _statistics  # noqa: E501
 from gpuarr._interop import from_dlpack, get_array_module, allclose, isclose, array_equal, array_equiv  # noqa: E501
 from gpuarr._io import load, save, savez, savez_compressed, fromfile, NpzFile  # also ndarray.tofile
 from gpuarr import fft  # noqa: E402  (cuFFT transforms)
@@ -90,6 +112,8 @@ bool = bool_  # noqa: A001  (NumPy 2 spells it numpy.bool)
 __all__ = [
     "ndarray", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
     "full_like", "eye", "identity", "arange", "linspace", "array", "asarray",
+    "logspace", "geomspace", "frombuffer", "fromiter", "fromstring", "asanyarray",
+    "asarray_chkfinite",
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
@@ -102,3 +126,7 @@ __all__ = [
     "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "fuse", "profiler",
     "show_config", "get_config",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops_all
+__all__ += _constants_all + _type_checks_all + _grid_creation_all + _index_tricks_all
+__all__ += _window_functions_all + _text_io_all
+__all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
+            + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])

@@ -1,5 +1,7 @@
 """Creation functions whose argument rules are NumPy's Python-level logic: arange,
-linspace, identity, and pinned host arrays. The values are computed on the device."""
+linspace, logspace, geomspace, identity, and pinned host arrays, whose values are computed on
+the device; and frombuffer, fromiter, fromstring, which read host data with NumPy and upload
+it once."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _array_api, _core, _ufuncs
 
 if TYPE_CHECKING:
     from gpuarr._typing import AxisLike, DTypeLike, ShapeLike, ndarray
@@ -106,3 +108,247 @@ def empty_pinned(shape: ShapeLike, dtype: DTypeLike = float, order="C"):
     mem = _core.PinnedMemory(max(size * dtype.itemsize, 1))
     flat = _np.frombuffer(mem, dtype=dtype, count=size)
     return flat.reshape(shape, order=order)
+
+
+def _reject_device_endpoints(name, *args):
+    if any(isinstance(a, _core.ndarray) for a in args):
+        raise TypeError(f"gpuarr.{name} takes host scalars or arrays for its end points")
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype: DTypeLike = None,
+             axis: AxisLike = 0) -> ndarray:
+    """Numbers spaced evenly on a log scale (numpy.logspace).
+
+    Parameters
+    ----------
+    start, stop : array_like
+        ``base ** start`` and ``base ** stop`` are the first and last samples (host scalars
+        or arrays).
+    num : int, optional
+        Number of samples.
+    endpoint : bool, optional
+        Whether ``base ** stop`` is the last sample.
+    base : array_like, optional
+        The base of the log space.
+    dtype : dtype, optional
+        The output dtype; by default the dtype of ``base ** linspace(start, stop)``.
+    axis : int, optional
+        The axis of the result that holds the samples, for array ``start``/``stop``/``base``.
+
+    Returns
+    -------
+    ndarray
+        ``base ** linspace(start, stop, num, endpoint)``, computed on the device.
+    """
+    _reject_device_endpoints("logspace", start, stop, base)
+    if not isinstance(base, (float, int)) and _np.ndim(base):
+        ndmax = _np.broadcast(start, stop, base).ndim
+        start, stop, base = (_np.array(a, copy=None, subok=True, ndmin=ndmax)
+                             for a in (start, stop, base))
+        base = _np.expand_dims(base, axis=axis)
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    res = _ufuncs.power(base, y)
+    if dtype is None:
+        return res
+    return res.astype(dtype, copy=False)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype: DTypeLike = None,
+              axis: AxisLike = 0) -> ndarray:
+    """Numbers spaced evenly on a log scale between two end points (numpy.geomspace).
+
+    Parameters
+    ----------
+    start, stop : array_like
+        The first and last samples (host scalars or arrays); neither may be zero. Negative
+        and complex end points follow NumPy's rotation rule.
+    num : int, optional
+        Number of samples.
+    endpoint : bool, optional
+        Whether ``stop`` is the last sample.
+    dtype : dtype, optional
+        The output dtype; by default float64 or complex128 as NumPy's.
+    axis : int, optional
+        The axis of the result that holds the samples, for array ``start``/``stop``.
+
+    Returns
+    -------
+    ndarray
+        The samples, computed on the device; the end points are ``start`` and ``stop``
+        exactly.
+    """
+    _reject_device_endpoints("geomspace", start, stop)
+    start = _np.asanyarray(start)
+    stop = _np.asanyarray(stop)
+    if _np.any(start == 0) or _np.any(stop == 0):
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = _np.result_type(start, stop, float(num), _np.zeros((), dtype))
+    dtype = dt if dtype is None else _np.dtype(dtype)
+    start = start.astype(dt, copy=True)
+    stop = stop.astype(dt, copy=True)
+    # NumPy rotates start onto the positive real axis (negative and complex end points),
+    # computes there, and rotates back.
+    out_sign = _np.sign(start)
+    start = start / out_sign
+    stop = stop / out_sign
+    result = logspace(_np.log10(start), _np.log10(stop), num=num, endpoint=endpoint,
+                      base=10.0, dtype=dt)
+    # 10 ** log10(x) need not be x: the end points are set exactly.
+    if num > 0:
+        result[0] = start
+        if num > 1 and endpoint:
+            result[-1] = stop
+    result = _ufuncs.multiply(_np.asarray(out_sign, dtype=dt), result)
+    if axis != 0:
+        result = _core._moveaxis(result, 0, axis)
+    return result.astype(dtype, copy=False)
+
+
+def frombuffer(buffer, dtype: DTypeLike = None, count=-1, offset=0, *, like=None) -> ndarray:
+    """A 1-d array from a host buffer (numpy.frombuffer), uploaded to the device.
+
+    Parameters
+    ----------
+    buffer : buffer_like
+        An object exposing the buffer protocol (bytes, bytearray, memoryview, NumPy array).
+    dtype : dtype, optional
+        The dtype of the elements; float64 when None.
+    count : int, optional
+        Number of elements to read; -1 reads to the end of the buffer.
+    offset : int, optional
+        Start reading at this byte offset.
+    like : None
+        Not supported (NumPy's ``__array_function__`` dispatch); must be None.
+
+    Returns
+    -------
+    ndarray
+        A device copy of NumPy's ``frombuffer`` result (device memory cannot alias a host
+        buffer).
+    """
+    _reject_like("frombuffer", like)
+    return _core.array(_np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromiter(iter, dtype: DTypeLike, count=-1, *, like=None) -> ndarray:  # noqa: A002
+    """A 1-d array from an iterable (numpy.fromiter), read on the host and uploaded once.
+
+    Parameters
+    ----------
+    iter : iterable
+        The values (each element a scalar, or a sequence for subarray dtypes).
+    dtype : dtype
+        The dtype of the result.
+    count : int, optional
+        Number of items to read; -1 reads the whole iterable.
+    like : None
+        Not supported (NumPy's ``__array_function__`` dispatch); must be None.
+
+    Returns
+    -------
+    ndarray
+        The values on the device.
+    """
+    _reject_like("fromiter", like)
+    return _core.array(_np.fromiter(iter, dtype=dtype, count=count))
+
+
+def fromstring(string, dtype: DTypeLike = float, count=-1, *, sep, like=None) -> ndarray:
+    """A 1-d array from text data (numpy.fromstring), parsed on the host and uploaded once.
+
+    Parameters
+    ----------
+    string : str
+        The text holding the numbers.
+    dtype : dtype, optional
+        The dtype of the result.
+    count : int, optional
+        Number of items to read; -1 reads all of them.
+    sep : str
+        The separator between numbers (whitespace around it is ignored).
+    like : None
+        Not supported (NumPy's ``__array_function__`` dispatch); must be None.
+
+    Returns
+    -------
+    ndarray
+        The values on the device.
+    """
+    _reject_like("fromstring", like)
+    return _core.array(_np.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
+def _reject_like(name, like):
+    if like is not None:
+        raise TypeError(f"gpuarr.{name} does not support like= (NumPy's __array_function__ "
+                        "dispatch)")
+
+
+def asanyarray(a, dtype: DTypeLike = None, order=None, *, device=None, copy=None,
+               like=None) -> ndarray:
+    """The input as a gpuarr array (numpy.asanyarray); gpuarr has no ndarray subclasses, so
+    this is ``asarray``.
+
+    Parameters
+    ----------
+    a : array_like
+        A gpuarr array (returned as is when it fits), a CUDA array of another library, or
+        host data (uploaded).
+    dtype : dtype, optional
+        The dtype of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout of the result.
+    device : gpuarr.cuda.Device or int, optional
+        The device of the result; the current one by default.
+    copy : bool, optional
+        True always copies; False raises ValueError when a copy is needed (host data always
+        needs one); None copies only when needed.
+    like : None
+        Not supported (NumPy's ``__array_function__`` dispatch); must be None.
+
+    Returns
+    -------
+    ndarray
+        The array on the device.
+    """
+    _reject_like("asanyarray", like)
+    if copy:
+        r = _core.array(a, dtype=dtype, copy=True, order="K" if order is None else order)
+    else:
+        r = _core.asarray(a, dtype, order)
+        if copy is False and r is not a:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+    if device is not None:
+        r = _array_api._to_device(r, device)
+    return r
+
+
+def asarray_chkfinite(a, dtype: DTypeLike = None, order=None) -> ndarray:
+    """The input as a gpuarr array, checked to hold no infinities or NaNs
+    (numpy.asarray_chkfinite).
+
+    Parameters
+    ----------
+    a : array_like
+        A gpuarr array or host data.
+    dtype : dtype, optional
+        The dtype of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout of the result.
+
+    Returns
+    -------
+    ndarray
+        ``asarray(a, dtype, order)``. For inexact dtypes one flag is read back from the
+        device.
+
+    Raises
+    ------
+    ValueError
+        When an element is infinite or NaN.
+    """
+    a = _core.asarray(a, dtype, order)
+    if a.dtype.kind in "fc" and not bool(_core._reduce("all", _ufuncs.isfinite(a), None,
+                                                       False)):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
