@@ -75,6 +75,15 @@ from gpuarr._statistics import *  # noqa: F401,F403  (cov, corrcoef, histogram2d
 from gpuarr._padding import pad  # noqa: F401
 from gpuarr._bit_packing import packbits, unpackbits  # noqa: F401
 from gpuarr import _set_ops, _function_base, _array_edit, _assignment, _value_checks, _statistics  # noqa: E501
+from gpuarr._set_ops import *  # noqa: F401,F403  (isin, intersect1d, union1d, setdiff1d, setxor1d)
+from gpuarr._function_base import *  # noqa: F401,F403  (diff, gradient, interp, digitize, select, ...)
+from gpuarr._array_edit import *  # noqa: F401,F403  (append, delete, insert, resize, trim_zeros, ...)
+from gpuarr._assignment import *  # noqa: F401,F403  (choose, copyto, putmask, fill_diagonal)
+from gpuarr._value_checks import *  # noqa: F401,F403  (nan_to_num, real_if_close, isreal, iscomplex)
+from gpuarr._statistics import *  # noqa: F401,F403  (cov, corrcoef, histogram2d, histogramdd)
+from gpuarr._padding import pad  # noqa: F401
+from gpuarr._bit_packing import packbits, unpackbits  # noqa: F401
+from gpuarr import _set_ops, _function_base, _array_edit, _assignment, _value_checks, _statistics  # noqa: E501
 from gpuarr._interop import from_dlpack, get_array_module, allclose, isclose, array_equal, array_equiv  # noqa: E501
 from gpuarr._io import load, save, savez, savez_compressed, fromfile, NpzFile  # also ndarray.tofile
 from gpuarr import fft  # noqa: E402  (cuFFT transforms)
@@ -128,5 +137,7 @@ __all__ = [
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops_all
 __all__ += _constants_all + _type_checks_all + _grid_creation_all + _index_tricks_all
 __all__ += _window_functions_all + _text_io_all
+__all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
+            + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])
 __all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
             + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])
