@@ -1,7 +1,15 @@
-// Cumulative sums and products along the last axis of a C-contiguous array: a block per
-// row, cub::BlockScan over tiles of the row with the running total carried between tiles.
+// Cumulative sums and products along the last axis of a C-contiguous array. Many rows: a
+// block per row, cub::BlockScan over tiles of the row with the running total carried
+// between tiles. Few long rows (core/scan_plan.hpp): cub::DeviceScan over each row, reading
+// through the op's map and writing through from_compute.
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
+#include "core/scan_plan.hpp"
+#include "runtime/cuda_check.hpp"
 #include "ops/reduce.cuh"
 #include "ops/scan.hpp"
 
@@ -50,6 +58,52 @@ template <class Op> struct HalfRounded : Op {
   }
 };
 
+// Element j of one piece of a row, mapped to the accumulator; the first element of a piece
+// after the first is combined with the last result of the piece before (`carry`, already
+// an output: exact in the accumulator, as float16 scans round every partial to float16).
+template <class Op, class In, class Out> struct ScanPieceLoad {
+  const In* in;
+  const Out* carry;  // null for a row's first piece
+  __device__ typename Op::Acc operator()(uint32_t j) const {
+    typename Op::Acc x = Op::map(to_compute(in[j]), j);
+    if (carry != nullptr && j == 0)
+      x = Op::combine(acc_convert<typename Op::Acc>(to_compute(*carry)), x);
+    return x;
+  }
+};
+template <class Out> struct ScanStore {
+  template <class Acc> __device__ Out operator()(const Acc& a) const { return from_compute<Out>(a); }
+};
+
+// One cub::DeviceScan per row (per piece of 2^30 elements for longer rows), all on `stream`
+// with one scratch allocation sized for the longest piece.
+template <class Op, class In, class Out>
+void device_scan_rows(const In* in, Out* out, int64_t rows, int64_t len, cudaStream_t stream) {
+  using Load = ScanPieceLoad<Op, In, Out>;
+  using InIt = thrust::transform_iterator<Load, thrust::counting_iterator<uint32_t>>;
+  using OutIt = thrust::transform_output_iterator<ScanStore<Out>, Out*>;
+  auto scan = [&](void* tmp, size_t& bytes, const In* src, const Out* carry, Out* dst, int64_t n) {
+    check_cuda(cub::DeviceScan::InclusiveScan(
+                   tmp, bytes, InIt(thrust::counting_iterator<uint32_t>(0), Load{src, carry}),
+                   OutIt(dst, ScanStore<Out>{}), CombineOp<Op>{}, static_cast<uint32_t>(n), stream),
+               "cub::DeviceScan::InclusiveScan");
+  };
+  const int64_t max_piece = std::min(len, kScanMaxPiece);
+  size_t bytes = 0;
+  scan(nullptr, bytes, in, nullptr, out, max_piece);
+  // CUB rejects a null temp pointer on the second call even when it asked for zero bytes.
+  auto tmp = allocate_device_memory(bytes > 0 ? bytes : 1);
+  const int64_t pieces = scan_piece_count(len);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t p = 0; p < pieces; ++p) {
+      const int64_t start = r * len + p * kScanMaxPiece;
+      const int64_t n = std::min(kScanMaxPiece, len - p * kScanMaxPiece);
+      size_t piece_bytes = bytes;
+      scan(tmp->ptr(), piece_bytes, in + start, p ? out + start - 1 : nullptr, out + start, n);
+    }
+  }
+}
+
 }  // namespace
 
 void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type, const char* in,
@@ -66,8 +120,11 @@ void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type
     auto run = [&](auto op_tag) {
       using Op = std::conditional_t<std::is_same_v<T, __half>, HalfRounded<decltype(op_tag)>,
                                     decltype(op_tag)>;
-      scan_rows_kernel<Op, T, O><<<grid, kScanThreads, 0, stream>>>(
-          reinterpret_cast<const T*>(in), reinterpret_cast<O*>(out), rows, len);
+      const T* src = reinterpret_cast<const T*>(in);
+      O* dst = reinterpret_cast<O*>(out);
+      if (choose_scan_path(rows, len) == ScanPath::DeviceWidePerRow)
+        return device_scan_rows<Op, T, O>(src, dst, rows, len, stream);
+      scan_rows_kernel<Op, T, O><<<grid, kScanThreads, 0, stream>>>(src, dst, rows, len);
       check_launch("scan_rows_kernel");
     };
     if (product) {

@@ -1,0 +1,35 @@
+// Planning a cumulative sum/product along the rows of a C-contiguous (rows x len) array:
+// which kernel scans it, and how a long row splits into pieces of 32-bit length for a
+// device-wide scan. Plain C++, unit-tested.
+#pragma once
+#include <cstdint>
+
+namespace gpuarr {
+
+enum class ScanPath {
+  BlockPerRow,       // one thread block sweeps each row tile by tile (one launch in all)
+  DeviceWidePerRow,  // one device-wide scan (cub::DeviceScan) per row, launched in turn
+};
+
+// A block sweeps a row at roughly 4e8 elements/s (16M float32 in 41 ms on an H100), while a
+// device-wide scan costs about 5 us of launches (an init kernel and the scan) plus the
+// bytes over bandwidth. So a device-wide scan per row wins once a row holds more elements
+// than a block scans in the time of `rows` extra launch pairs: len > rows * ~2000. The
+// constant leans to the single launch (4096): near the crossover both take a few us, and
+// the block path makes no host-side calls into CUB nor a scratch allocation. With rows
+// beyond the GPU's resident blocks the block path is bandwidth-bound and this never holds
+// (the row would need len > rows * 4096 elements, while each of the rows launches pays
+// its own latency).
+constexpr int64_t kScanElemsPerLaunch = 4096;
+
+ScanPath choose_scan_path(int64_t rows, int64_t len);
+
+// The longest piece of a row given to one device-wide scan: item counts stay 32-bit (one
+// CUB instantiation per type); a longer row is scanned piece by piece, each piece starting
+// from the last result of the one before.
+constexpr int64_t kScanMaxPiece = int64_t(1) << 30;
+
+// Number of pieces of a row of `len` elements (0 for an empty row).
+int64_t scan_piece_count(int64_t len, int64_t max_piece = kScanMaxPiece);
+
+}  // namespace gpuarr
