@@ -135,7 +135,9 @@ def insert(arr: ArrayLike, obj, values: ArrayLike, axis: int | None = None) -> n
         elif indices.ndim > 1:
             raise ValueError(
                 "index array argument obj to insert must be one dimensional or scalar")
-    values = _core.array(values, dtype=arr.dtype, copy=False, ndmin=ndim)
+    values = _core.asarray(values, dtype=arr.dtype)
+    if values.ndim < ndim:  # numpy.array(values, ndmin=ndim)
+        values = values.reshape((1,) * (ndim - values.ndim) + values.shape)
     slobj = [slice(None)] * ndim
     if indices.size == 1:
         index = indices.item()

@@ -82,7 +82,7 @@ def choose(a: ArrayLike, choices, out: ndarray | None = None, mode: str = "raise
         if not isinstance(out, _ndarray):
             raise TypeError("return arrays must be of ArrayType")
         if out.shape != shape:
-            raise ValueError("choose: invalid shape for output array.")
+            raise TypeError("choose: invalid shape for output array.")
         out[...] = result
         return out
     return result.copy() if result.base is not None else result
@@ -166,12 +166,17 @@ def putmask(a: ndarray, /, mask: ArrayLike, values: ArrayLike) -> None:
     mask = _as(mask)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
-    values = _core.asarray(values).reshape(-1)
+    if isinstance(values, (_ndarray, _np.ndarray)):
+        # NumPy casts arrays safely; other values convert to a's dtype
+        if not _np.can_cast(values.dtype, a.dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {values.dtype!r} to {a.dtype!r} "
+                            "according to the rule 'safe'")
+    values = _core.asarray(values, dtype=a.dtype).reshape(-1)
     if values.shape[0] == 0 or a.size == 0:
         return None
     mask = mask.astype(_np.bool_, copy=False).reshape(-1)
     flat = a.reshape(-1)  # a copy when a is not C-contiguous
-    vals = _cycled(values.astype(a.dtype), a.size)
+    vals = _cycled(values, a.size)
     a[...] = _indexing.where(mask, vals, flat).reshape(a.shape)
     return None
 

@@ -75,7 +75,9 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
     if X.shape[0] == 0:
         return _core.empty((0, 0), dtype=_np.float64)
     if y is not None:
-        y = _core.array(y, dtype=dtype, copy=False, ndmin=2)
+        y = _core.asarray(y, dtype=dtype)
+        if y.ndim < 2:  # numpy.array(y, ndmin=2)
+            y = y.reshape((1,) * (2 - y.ndim) + y.shape)
         if not rowvar and y.shape[0] != 1:
             y = y.T
         X = _shape_ops.concatenate((X, y), axis=0)
