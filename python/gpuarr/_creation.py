@@ -141,6 +141,11 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype: DTypeLike = N
         ``base ** linspace(start, stop, num, endpoint)``, computed on the device.
     """
     _reject_device_endpoints("logspace", start, stop, base)
+    return _logspace(start, stop, num, endpoint, base, dtype, axis)
+
+
+def _logspace(start, stop, num, endpoint, base, dtype, axis):
+    """logspace of host end points and base."""
     if not isinstance(base, (float, int)) and _np.ndim(base):
         ndmax = _np.broadcast(start, stop, base).ndim
         start, stop, base = (_np.array(a, copy=None, subok=True, ndmin=ndmax)
@@ -191,8 +196,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype: DTypeLike = None,
     out_sign = _np.sign(start)
     start = start / out_sign
     stop = stop / out_sign
-    result = logspace(_np.log10(start), _np.log10(stop), num=num, endpoint=endpoint,
-                      base=10.0, dtype=dt)
+    result = _logspace(_np.log10(start), _np.log10(stop), num, endpoint, 10.0, dt, 0)
     # 10 ** log10(x) need not be x: the end points are set exactly.
     if num > 0:
         result[0] = start
