@@ -3,7 +3,7 @@ Gaussian, mode 'full' as the seed calls it), the 1-d convolution of 4M by 15 (np
 'full'), and a few FFTs, gpuarr vs CuPy (cupyx.scipy.signal, cupy.fft) vs PyTorch.
 
 ``python -m benchmarks.fftsignal --sweep`` prints direct vs FFT times over filter sizes:
-the crossover sets gpuarr.signal._AUTO_DIRECT_MAX_TAPS (method='auto')."""
+the crossover is the routing threshold conv_direct_max_taps (core/routing_thresholds.cpp)."""
 
 import sys
 
@@ -135,7 +135,7 @@ register_group("signal", [CONV2K, CONV8K, CONV1D, FFT1M, FFTBATCH, RFFT, FFT2],
 
 def sweep():
     """Direct vs FFT convolution over filter sizes (1-d and 2-d, float64): prints the
-    crossover that gpuarr.signal._AUTO_DIRECT_MAX_TAPS should follow."""
+    crossover that conv_direct_max_taps (core/routing_thresholds.cpp) should follow."""
     import time
 
     import gpuarr as ga

@@ -63,6 +63,8 @@ def _correlate_direct(x, w, out_shape, pads, boundary, fill):
 
 STANDIN = {
     "_fft_c2c": _c2c, "_fft_r2c": _r2c, "_fft_c2r": _c2r, "_correlate_direct": _correlate_direct,
+    # a machine without a GPU routes as the fallback row (compute capability 0)
+    "_conv_direct_max_taps": lambda: real_core._routing_thresholds(0)["conv_direct_max_taps"],
     "ndarray": np.ndarray, "asarray": np.asarray, "zeros": np.zeros,
     "array": lambda x, dtype=None, order="K", copy=True: np.array(x, dtype=dtype, order=order,
                                                                   copy=copy),

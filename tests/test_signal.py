@@ -364,7 +364,7 @@ def test_fftconvolve(rng, shapes, axes, dtype):
 def test_numpy_convolve_correlate(rng, dtype, n, m):
     a, v = _data(rng, n, dtype), _data(rng, m, dtype)
     da, dv = gpuarr.asarray(a), gpuarr.asarray(v)
-    long_fft = (min(n, m) > gpuarr._convolve._NP_DIRECT_MAX_TAPS
+    long_fft = (min(n, m) > gpuarr._core._conv_direct_max_taps()
                 and np.dtype(dtype).kind in "fc")  # cuFFT path: FFT rounding
     for mode in MODES:
         for fn in ("convolve", "correlate"):

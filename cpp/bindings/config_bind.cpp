@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bindings/registry.hpp"
+#include "core/routing_thresholds.hpp"
 #include "runtime/config.hpp"
 #include "runtime/library_versions.hpp"
 
@@ -56,6 +57,18 @@ GPUARR_BINDINGS(100) {
     d["pybind11"] = std::to_string(PYBIND11_VERSION_MAJOR) + "." +
                     std::to_string(PYBIND11_VERSION_MINOR) + "." +
                     std::to_string(PYBIND11_VERSION_PATCH);
+    return d;
+  });
+  // The routing thresholds of a compute capability (10 * major + minor), less the eigh table.
+  m.def("_routing_thresholds", [](int compute_capability) {
+    const RoutingThresholds& t = routing_thresholds_for(compute_capability);
+    py::dict d;
+    d["measured"] = routing_thresholds_measured(compute_capability);
+    d["measured_on"] = t.measured_on;
+    d["det_cublas_single_max_n"] = t.det_cublas_single_max_n;
+    d["lu_batched_max_n"] = t.lu_batched_max_n;
+    d["own_lu_wide_block_min_n"] = t.own_lu_wide_block_min_n;
+    d["conv_direct_max_taps"] = t.conv_direct_max_taps;
     return d;
   });
   m.def("_library_versions", [] {

@@ -9,6 +9,7 @@
 #include "core/conv_plan.hpp"
 #include "core/errors.hpp"
 #include "ops/convolve.hpp"
+#include "runtime/device_routing.hpp"
 
 namespace gpuarr::bind {
 
@@ -27,6 +28,8 @@ GPUARR_BINDINGS(150) {
     return conv_boundary_index(i, n, static_cast<ConvBoundary>(b));
   });
   m.def("_conv_boundary", [](const std::string& b) { return int(parse_conv_boundary(b)); });
+  m.def("_conv_direct_max_taps",
+        [] { return device_routing_thresholds().conv_direct_max_taps; });
   m.def("_correlate_direct", [](py::handle in, py::handle w, py::handle out_shape,
                                 py::handle pad, int boundary, py::bytes fill) {
     const NDArray& x = as_array(in).a;

@@ -1,42 +1,13 @@
 #include "core/eigen_plan.hpp"
 
 #include <cstdlib>
-#include <limits>
 
 #include "core/errors.hpp"
+#include "core/routing_thresholds.hpp"
 
 namespace gpuarr {
 
 namespace {
-
-constexpr int64_t kAnyN = std::numeric_limits<int64_t>::max();
-
-// THE crossover table of eigh/eigvalsh "auto" (first match wins). Set from
-// `python -m benchmarks.eigen [--vectors|--probe]` on the H100 (2026-11-21, us per call,
-// float32 with vectors). The library: Jacobi (own_jacobi) wins at n <= 16 (42-152 us),
-// syevjBatched at n <= 32, then XsyevBatched for batches (449 us at 45x100, 1035 at
-// 100x100) and syevd for one matrix of n >= 100. The tridiagonal + QL kernel ("own" with
-// vectors) takes about the same time for any batch that fits one wave (it is bound by each
-// matrix's serial QL chain: ~0.32 ms at n = 32, 0.42 at 45, 0.70 at 64, 1.5-2.0 at 100,
-// 2.5 at 128), while the library's time grows with the batch: so own wins from a batch
-// size that grows with n (it also beats the Jacobi kernel at n <= 16: 37-130 us against
-// 39-149; 1000x32: 323 vs syevj 562; 256x45: 415 vs XsyevBatched 582;
-// 100x64: 704 vs 498; 500x100: 1985 vs 2924; 10x100: 1556 vs 728; 100x128: 2492 vs 1231).
-// The own kernel rows only apply where it fits in shared memory and to real dtypes.
-constexpr EighRule kEighRules[] = {
-    {336, 2, true, true, EigMethod::Own},             // eigenvalues only: tridiagonal kernel
-    {128, 1, true, true, EigMethod::Own},             // one real matrix, values only (100: 0.40 vs syevd 0.54 ms)
-    {16, 1, true, false, EigMethod::Own, true},       // vectors: tridiagonal + QL ...
-    {32, 400, true, false, EigMethod::Own, true},     // ... from the batch where it wins
-    {kSyevjBatchedMaxN, 1, false, false, EigMethod::Syevj},   // small matrices
-    {48, 1, true, false, EigMethod::Own, true},
-    {64, 150, true, false, EigMethod::Own, true},
-    {100, 200, true, false, EigMethod::Own, true},
-    // one large float64 matrix with vectors: divide and conquer (available() checks the dtype)
-    {kTridiagDcMaxN, 1, true, false, EigMethod::TridiagDC, true, kTridiagDcMinN, 1},
-    {kAnyN, 2, false, false, EigMethod::XsyevBatched},
-    {kAnyN, 1, false, false, EigMethod::Syevd},       // single large matrix (and fallback)
-};
 
 bool is_real_compute(DType t) { return t == DType::Float32 || t == DType::Float64; }
 
@@ -219,7 +190,9 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
     return requested;
   }
   const bool real = is_real_compute(compute);
-  for (const EighRule& r : kEighRules) {
+  const RoutingThresholds& t = routing_thresholds_for(avail.compute_capability);
+  for (size_t i = 0; i < t.eigh_rule_count; ++i) {
+    const EighRule& r = t.eigh_rules[i];
     if (n > r.max_n || n < r.min_n || batch < r.min_batch || batch > r.max_batch) continue;
     if (r.real_only && !real) continue;
     if (r.values_only && compute_v) continue;

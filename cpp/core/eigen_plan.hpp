@@ -64,9 +64,10 @@ bool own_kernel_fits(int64_t n, DType compute, bool compute_v, size_t smem_limit
 struct EighAvailability {
   bool xsyev_batched = false;  // cusolverDnXsyevBatched found at run time
   size_t smem_limit = 0;       // max dynamic shared memory per block (opt-in)
+  int compute_capability = 0;  // picks the crossover table (core/routing_thresholds)
 };
 
-// One row of the crossover table (cpp/core/eigen_plan.cpp): the first row matching
+// One row of a crossover table (core/routing_thresholds.cpp): the first row matching
 // min_n <= n <= max_n, min_batch <= batch <= max_batch, (real dtype or !real_only), method
 // available wins.
 struct EighRule {
@@ -85,9 +86,7 @@ struct EighRule {
 EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DType compute,
                              bool compute_v, const EighAvailability& avail);
 
-// "auto" picks "dc" for one float64 matrix with eigenvectors from this n (measured on the
-// H100, docs/decisions.md); "dc" takes n up to kTridiagDcMaxN (its grids' y extent).
-constexpr int64_t kTridiagDcMinN = 3072;
+// "dc" takes n up to this (its grids' y extent).
 constexpr int64_t kTridiagDcMaxN = 65535;
 
 // syevjBatched's limit on n.

@@ -8,27 +8,24 @@
 
 namespace gpuarr {
 
-LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n) {
+LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n,
+                        const RoutingThresholds& t) {
   if (n > INT_MAX || batch > INT_MAX) return LuRoute::CusolverPerMatrix;
   if (purpose == LuPurpose::Det) {
     if (det_cublas_max_n >= 0)
       return n <= det_cublas_max_n ? LuRoute::CublasBatched : LuRoute::CusolverPerMatrix;
-    if (n <= kDetCublasSingleMaxN) return LuRoute::CublasBatched;
-    if (n <= kDetCublasBatchedMaxN && batch >= det_cublas_min_batch(n))
-      return LuRoute::CublasBatched;
-    return LuRoute::CusolverPerMatrix;
+    if (n <= t.det_cublas_single_max_n) return LuRoute::CublasBatched;
+    return batch >= det_cublas_min_batch(n, t) ? LuRoute::CublasBatched
+                                               : LuRoute::CusolverPerMatrix;
   }
-  return (batch > 1 && n <= kLuBatchedMaxN) ? LuRoute::CublasBatched
-                                            : LuRoute::CusolverPerMatrix;
+  return (batch > 1 && n <= t.lu_batched_max_n) ? LuRoute::CublasBatched
+                                                : LuRoute::CusolverPerMatrix;
 }
 
-int64_t det_cublas_min_batch(int64_t n) {
-  // H100 sweep (ms per det call, cuBLAS for the whole batch vs cuSOLVER per matrix):
-  // n=128: 0.24 vs 0.21 each; n=256: 1.0-1.1 vs 0.43 each; n=512: 6.1-9.7 vs 0.95 each.
-  if (n <= kDetCublasSingleMaxN) return 1;
-  if (n <= 128) return 2;
-  if (n <= 256) return 3;
-  if (n <= kDetCublasBatchedMaxN) return 8;
+int64_t det_cublas_min_batch(int64_t n, const RoutingThresholds& t) {
+  if (n <= t.det_cublas_single_max_n) return 1;
+  for (size_t i = 0; i < t.det_cublas_batch_step_count; ++i)
+    if (n <= t.det_cublas_batch_steps[i].max_n) return t.det_cublas_batch_steps[i].min_batch;
   return INT64_MAX;
 }
 
@@ -36,8 +33,8 @@ bool use_own_lu(int64_t n, bool real_float, int64_t own_max_n, OwnLuMode mode) {
   return mode == OwnLuMode::Rule && real_float && n >= 1 && n <= own_max_n;
 }
 
-int64_t own_lu_outer_block(int64_t n, int64_t panel_width) {
-  return n >= 4096 ? std::max<int64_t>(256, panel_width) : panel_width;
+int64_t own_lu_outer_block(int64_t n, int64_t panel_width, const RoutingThresholds& t) {
+  return n >= t.own_lu_wide_block_min_n ? std::max<int64_t>(256, panel_width) : panel_width;
 }
 
 bool use_cholesky_batched(int64_t n, int64_t batch) {

@@ -5,24 +5,22 @@
 #include <cstdint>
 
 #include "core/layout.hpp"
+#include "core/routing_thresholds.hpp"
 
 namespace gpuarr {
 
 // Batched cuBLAS (getrfBatched + getri/getrsBatched) or one cuSOLVER call per matrix.
 enum class LuRoute { CublasBatched, CusolverPerMatrix };
 enum class LuPurpose { Det, InvSolve };
-// det/slogdet (det_cublas_max_n < 0: the measured rule, H100 sweep of
-// `python -m benchmarks.linalg --det-sweep`): cuBLAS getrfBatched for n < 128 (one launch,
-// no cuSOLVER handle), and for batches large enough to beat one Xgetrf per matrix up to
-// n = 512 (batch >= kDetCublasMinBatch(n)); otherwise cuSOLVER Xgetrf per matrix.
-// det_cublas_max_n >= 0 (env GPUARR_DET_CUBLAS_MAX_N) overrides: cuBLAS iff n <= it.
-// inv/solve batch small matrices only.
-LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n);
-constexpr int64_t kLuBatchedMaxN = 64;
-constexpr int64_t kDetCublasSingleMaxN = 127;  // one matrix: cuBLAS below 128
-constexpr int64_t kDetCublasBatchedMaxN = 512;
-// The smallest batch for which getrfBatched beats batch x Xgetrf (n <= 512).
-int64_t det_cublas_min_batch(int64_t n);
+// det/slogdet (det_cublas_max_n < 0: the measured rule of `t`): cuBLAS getrfBatched for one
+// matrix up to t.det_cublas_single_max_n (one launch, no cuSOLVER handle), and for batches
+// large enough to beat one Xgetrf per matrix (t.det_cublas_batch_steps); otherwise cuSOLVER
+// Xgetrf per matrix. det_cublas_max_n >= 0 (GPUARR_DET_CUBLAS_MAX_N) overrides: cuBLAS iff
+// n <= it. inv/solve batch small matrices only (n <= t.lu_batched_max_n).
+LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n,
+                        const RoutingThresholds& t);
+// The smallest batch for which getrfBatched beats batch x Xgetrf (INT64_MAX: never).
+int64_t det_cublas_min_batch(int64_t n, const RoutingThresholds& t);
 
 // The per-matrix route's LU: our blocked LU (cpp/ops/lu_blocked.cuh, sm_90 thread-block
 // clusters) for float32/float64 with n <= own_max_n (the device's limit, 0 where it
@@ -33,8 +31,8 @@ int64_t det_cublas_min_batch(int64_t n);
 enum class OwnLuMode { Rule, Never };
 bool use_own_lu(int64_t n, bool real_float, int64_t own_max_n, OwnLuMode mode);
 // Its outer block (columns per trsm + GEMM of the trailing matrix): panel-wide below
-// n = 4096, 256 from there (measured: a rank-256 update runs nearer GEMM peak).
-int64_t own_lu_outer_block(int64_t n, int64_t panel_width);
+// t.own_lu_wide_block_min_n, 256 from there (a rank-256 update runs nearer GEMM peak).
+int64_t own_lu_outer_block(int64_t n, int64_t panel_width, const RoutingThresholds& t);
 
 // Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
 // potrfBatched call; else Xpotrf per matrix.

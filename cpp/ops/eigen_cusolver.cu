@@ -364,7 +364,7 @@ EighAvailability eigh_availability() {
     }
     lim = it->second;
   }
-  return EighAvailability{xsyev_batched_available(), lim};
+  return EighAvailability{xsyev_batched_available(), lim, compute_capability(dev)};
 }
 
 EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod requested) {

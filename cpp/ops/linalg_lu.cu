@@ -4,10 +4,10 @@
 // det(A^T) = det(A), inv(A^T) = inv(A)^T (so the column-major inverse read back
 // C-contiguously is inv(A)), and getrs with op T solves A x = b.
 //
-// Routine choice: many small matrices (batch > 1, n <= kLuBatchedMaxN, core/linalg_plan) go through cuBLAS's
-// batched LU (getrfBatched + getriBatched / getrsBatched), one kernel for the whole batch.
-// det/slogdet use cuBLAS getrfBatched up to GPUARR_DET_CUBLAS_MAX_N (default 512) even for
-// one matrix: they then need only the cuBLAS handle, not the cuSOLVER one, whose creation
+// Routine choice (core/linalg_plan, with the device's core/routing_thresholds): many small
+// matrices go through cuBLAS's batched LU (getrfBatched + getriBatched / getrsBatched), one
+// kernel for the whole batch. det/slogdet use cuBLAS getrfBatched for small matrices even
+// one at a time: they then need only the cuBLAS handle, not the cuSOLVER one, whose creation
 // costs a large part of a first det in a fresh process. Larger ones: cusolverDnXgetrf per
 // matrix, or for float32/float64 our blocked LU (ops/lu_blocked.cuh, faster at every n it
 // supports); inv then solves U X = L^-1 P^T I with two cuBLAS trsm, solve with Xgetrs.
@@ -33,6 +33,7 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
+#include "runtime/device_routing.hpp"
 
 namespace gpuarr {
 namespace linalg_detail {
@@ -444,7 +445,7 @@ Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, boo
       using T = std::remove_pointer_t<decltype(tp)>;
       constexpr int kPanel = lu_blocked::PanelWidth<T>::value;
       auto moves = allocate_device_memory(lu_blocked::moves_ints<T>() * sizeof(int));
-      const int outer = static_cast<int>(own_lu_outer_block(n, kPanel));
+      const int outer = static_cast<int>(own_lu_outer_block(n, kPanel, device_routing_thresholds()));
       for (int64_t i = 0; i < batch; ++i)
         lu_blocked::factor<T>(reinterpret_cast<T*>(work.data() + i * mat_bytes), n, piv + i * n,
                               info + i, static_cast<int*>(moves->ptr()), swap_left, outer, h,
@@ -591,7 +592,8 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
   Lu lu;
   if (n > 0) {
     lu = lu_factor(work, batch, n,
-                   choose_lu_route(n, batch, LuPurpose::Det, config::det_cublas_max_n.get()) ==
+                   choose_lu_route(n, batch, LuPurpose::Det, config::det_cublas_max_n.get(),
+                                   device_routing_thresholds()) ==
                        LuRoute::CublasBatched,
                    false, stream);
   } else {
@@ -709,7 +711,7 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
                  stream);
   }
   const bool batched =
-      choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
+      choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, true, stream);
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
@@ -760,7 +762,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   const int64_t mat_bytes = n * n * work.itemsize();
   const int64_t rhs_bytes = n * k * xt.itemsize();
   const bool batched = k <= INT32_MAX &&
-      choose_lu_route(n, batch, LuPurpose::InvSolve, 0) == LuRoute::CublasBatched;
+      choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, true, stream);
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).

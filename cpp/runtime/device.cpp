@@ -1,5 +1,6 @@
 #include "runtime/device.hpp"
 
+#include <atomic>
 #include <mutex>
 
 #include "runtime/cuda_check.hpp"
@@ -61,6 +62,21 @@ void set_device(int device) {
                     "(this machine has " + std::to_string(device_count()) + " CUDA devices)");
   }
   GPUARR_CUDA_CHECK(cudaSetDevice(device));
+}
+
+int compute_capability(int device) {
+  static std::atomic<int> cached[kMaxDevices] = {};
+  const bool cacheable = device >= 0 && device < kMaxDevices;
+  if (cacheable) {
+    const int v = cached[device].load(std::memory_order_relaxed);
+    if (v) return v;
+  }
+  int major = 0, minor = 0;
+  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const int v = major * 10 + minor;
+  if (cacheable) cached[device].store(v, std::memory_order_relaxed);
+  return v;
 }
 
 DeviceGuard::DeviceGuard(int device) : previous_(current_device()), switched_(device != previous_) {

@@ -19,6 +19,9 @@ void require_device();
 int current_device();
 void set_device(int device);
 
+// 10 * major + minor of `device` (queried once per device).
+int compute_capability(int device);
+
 // Makes `device` current for the lifetime of the guard, restoring the previous one.
 class DeviceGuard {
  public:

@@ -35,17 +35,6 @@ std::unordered_map<std::string, std::shared_ptr<JitModule>>& memory_cache() {
   return *c;
 }
 
-int device_cc(int device) {
-  static int cc[kMaxDevices] = {};
-  if (device >= 0 && device < kMaxDevices && cc[device]) return cc[device];
-  int major = 0, minor = 0;
-  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  int v = major * 10 + minor;
-  if (device >= 0 && device < kMaxDevices) cc[device] = v;
-  return v;
-}
-
 // The disk cache uses C stdio, not iostreams: on the GPU machine's build the iostream
 // number formatting crashed the process (a libstdc++ locale facet never initialised).
 void make_dirs(const std::string& path) {
@@ -185,7 +174,7 @@ std::shared_ptr<JitModule> get_jit_module(const std::string& source,
                                           const std::vector<std::string>& name_expressions) {
   require_device();
   const int device = current_device();
-  const int cc = device_cc(device);
+  const int cc = compute_capability(device);
   std::vector<std::string> opts;
   bool has_arch = false;
   for (const auto& o : options)

@@ -6,7 +6,7 @@
 using namespace gpuarr;
 
 namespace {
-EighAvailability h100() { return EighAvailability{true, 227 * 1024}; }
+EighAvailability h100() { return EighAvailability{true, 227 * 1024, 90}; }
 }  // namespace
 
 TEST(EigenPlan, SquareStack) {
@@ -121,8 +121,8 @@ TEST(EigenPlan, AutoChoice) {
   // One large float64 matrix with vectors: divide and conquer; without vectors, float32,
   // complex or a batch: cuSOLVER.
   EXPECT_EQ(auto_pick(4096, 1, DType::Float64, true), EigMethod::TridiagDC);
-  EXPECT_EQ(auto_pick(kTridiagDcMinN, 1, DType::Float64, true), EigMethod::TridiagDC);
-  EXPECT_EQ(auto_pick(kTridiagDcMinN - 1, 1, DType::Float64, true), EigMethod::Syevd);
+  EXPECT_EQ(auto_pick(3072, 1, DType::Float64, true), EigMethod::TridiagDC);  // H100's row
+  EXPECT_EQ(auto_pick(3071, 1, DType::Float64, true), EigMethod::Syevd);
   EXPECT_EQ(auto_pick(4096, 1, DType::Float64, false), EigMethod::Syevd);
   EXPECT_EQ(auto_pick(4096, 1, DType::Float32, true), EigMethod::Syevd);
   EXPECT_EQ(auto_pick(4096, 1, DType::Complex128, true), EigMethod::Syevd);

@@ -6,6 +6,13 @@
 using namespace gpuarr;
 
 namespace {
+const RoutingThresholds& h100() { return routing_thresholds_for(90); }
+LuRoute choose_lu_route_h100(int64_t n, int64_t batch, LuPurpose purpose, int64_t max_n) {
+  return choose_lu_route(n, batch, purpose, max_n, h100());
+}
+int64_t own_lu_outer_block_h100(int64_t n, int64_t panel_width) {
+  return own_lu_outer_block(n, panel_width, h100());
+}
 Dims swap_last2(Dims d) {
   std::swap(d[d.size() - 1], d[d.size() - 2]);
   return d;
@@ -21,15 +28,15 @@ TEST(LinalgPlan, OwnLuRoute) {
   EXPECT_FALSE(use_own_lu(512, false, 8192, OwnLuMode::Rule));   // complex: cuSOLVER
   EXPECT_FALSE(use_own_lu(512, true, 0, OwnLuMode::Rule));       // no sm_90 clusters
   EXPECT_FALSE(use_own_lu(512, true, 8192, OwnLuMode::Never));   // GPUARR_LU_ROUTE=cusolver
-  EXPECT_EQ(own_lu_outer_block(512, 64), 64);
-  EXPECT_EQ(own_lu_outer_block(4095, 32), 32);
-  EXPECT_EQ(own_lu_outer_block(4096, 64), 256);
-  EXPECT_EQ(own_lu_outer_block(6000, 32), 256);
+  EXPECT_EQ(own_lu_outer_block_h100(512, 64), 64);
+  EXPECT_EQ(own_lu_outer_block_h100(4095, 32), 32);
+  EXPECT_EQ(own_lu_outer_block_h100(4096, 64), 256);
+  EXPECT_EQ(own_lu_outer_block_h100(6000, 32), 256);
 }
 
 TEST(LinalgPlan, DetRouteMeasuredRule) {
   const auto det = [](int64_t n, int64_t batch) {
-    return choose_lu_route(n, batch, LuPurpose::Det, -1);
+    return choose_lu_route_h100(n, batch, LuPurpose::Det, -1);
   };
   // One matrix: cuBLAS below 128, cuSOLVER from 128 on.
   EXPECT_EQ(det(1, 1), LuRoute::CublasBatched);
@@ -53,8 +60,8 @@ TEST(LinalgPlan, DetRouteMeasuredRule) {
   EXPECT_EQ(det(1024, 100), LuRoute::CusolverPerMatrix);
   EXPECT_EQ(det(8, int64_t(1) << 32), LuRoute::CusolverPerMatrix);
   // The override (>= 0): cuBLAS iff n <= it.
-  EXPECT_EQ(choose_lu_route(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
-  EXPECT_EQ(choose_lu_route(16, 100, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route_h100(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
+  EXPECT_EQ(choose_lu_route_h100(16, 100, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
 }
 
 TEST(LinalgPlan, QrSmallRoute) {
@@ -86,14 +93,14 @@ TEST(LinalgPlan, QrSmallRoute) {
 }
 
 TEST(LinalgPlan, LuRoute) {
-  EXPECT_EQ(choose_lu_route(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
-  EXPECT_EQ(choose_lu_route(513, 1, LuPurpose::Det, 512), LuRoute::CusolverPerMatrix);
-  EXPECT_EQ(choose_lu_route(3, 1000, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
-  EXPECT_EQ(choose_lu_route(32, 1, LuPurpose::InvSolve, 512), LuRoute::CusolverPerMatrix);
-  EXPECT_EQ(choose_lu_route(32, 2, LuPurpose::InvSolve, 512), LuRoute::CublasBatched);
-  EXPECT_EQ(choose_lu_route(kLuBatchedMaxN + 1, 100, LuPurpose::InvSolve, 512),
+  EXPECT_EQ(choose_lu_route_h100(512, 1, LuPurpose::Det, 512), LuRoute::CublasBatched);
+  EXPECT_EQ(choose_lu_route_h100(513, 1, LuPurpose::Det, 512), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route_h100(3, 1000, LuPurpose::Det, 0), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route_h100(32, 1, LuPurpose::InvSolve, 512), LuRoute::CusolverPerMatrix);
+  EXPECT_EQ(choose_lu_route_h100(32, 2, LuPurpose::InvSolve, 512), LuRoute::CublasBatched);
+  EXPECT_EQ(choose_lu_route_h100(h100().lu_batched_max_n + 1, 100, LuPurpose::InvSolve, 512),
             LuRoute::CusolverPerMatrix);
-  EXPECT_EQ(choose_lu_route(8, int64_t(1) << 32, LuPurpose::InvSolve, 512),
+  EXPECT_EQ(choose_lu_route_h100(8, int64_t(1) << 32, LuPurpose::InvSolve, 512),
             LuRoute::CusolverPerMatrix);
 }
 

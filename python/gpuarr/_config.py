@@ -96,8 +96,13 @@ def _devices():
         try:
             p = _core.device_properties(i)
             name = p["name"].decode(errors="replace") if isinstance(p["name"], bytes) else p["name"]
+            routing = _core._routing_thresholds(10 * p["major"] + p["minor"])
             devices.append({"id": i, "name": name,
                             "compute_capability": f"{p['major']}.{p['minor']}",
+                            "routing_thresholds": (
+                                "measured on this architecture" if routing["measured"] else
+                                f"not measured here: {routing['measured_on']}'s figures "
+                                "(docs/routing.md)"),
                             "memory_bytes": int(p["totalGlobalMem"]),
                             "multiprocessors": int(p["multiProcessorCount"])})
         except Exception as e:  # noqa: BLE001
@@ -165,7 +170,8 @@ def show_config(file=None):
                 line(f"  {d['id']}: {d['error']}")
             else:
                 line(f"  {d['id']}: {d['name']}, compute capability {d['compute_capability']}, "
-                     f"{d['memory_bytes'] / 2**30:.1f} GiB, {d['multiprocessors']} SMs")
+                     f"{d['memory_bytes'] / 2**30:.1f} GiB, {d['multiprocessors']} SMs; "
+                     f"routing thresholds {d['routing_thresholds']}")
     else:
         line(f"Devices: no CUDA device ({c['no_device_reason']})")
     line("Settings (GPUARR_* environment variables):")

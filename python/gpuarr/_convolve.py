@@ -21,12 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["convolve", "correlate"]
 
-# gpuarr.convolve/correlate of floating inputs switch from the direct kernel to cuFFT above
-# this filter length (integer inputs stay direct: exact). 1024 keeps the direct path on the
-# shared-memory kernel for every dtype (complex128 fits 1024 taps in 48 KiB).
-_NP_DIRECT_MAX_TAPS = 1024
-
-
 def _require_device(*arrays, where):
     for x in arrays:
         if not isinstance(x, _core.ndarray):
@@ -93,9 +87,9 @@ def _np_correlate(a, v, mode, conj, where):
     else:
         x, w, rev = a, v, False
     plan = _core._conv_axis_plan(x.shape[0], w.shape[0], mode, False, True)
-    if rt.kind in "fc" and w.shape[0] > _NP_DIRECT_MAX_TAPS:
-        # Long filters: through cuFFT as CuPy does (the direct kernel is O(n*k)); equal to
-        # NumPy's result up to rounding. out[i] = full_convolution(x, w[::-1])[i + k-1-pad].
+    if rt.kind in "fc" and w.shape[0] > _core._conv_direct_max_taps():
+        # Long filters of floats: through cuFFT as CuPy does (the direct kernel is O(n*k));
+        # equal to NumPy's result up to rounding. Integers stay direct: exact. out[i] = full_convolution(x, w[::-1])[i + k-1-pad].
         full = fftconvolve(x, _reversed(w), "full")
         start = w.shape[0] - 1 - int(plan[1])
         out = full[start:start + int(plan[0])]

@@ -2,8 +2,8 @@
 
 convolve2d / correlate2d run the tiled direct kernel (every mode and boundary);
 convolve / correlate pick 'direct' (1-d and 2-d) or 'fft' (cuFFT, any ndim) with
-method='auto' by the size of the smaller operand (one measured constant,
-_AUTO_DIRECT_MAX_TAPS); fftconvolve uses rfftn/irfftn (fftn/ifftn for complex input);
+method='auto' by the size of the smaller operand (the device's routing threshold,
+docs/routing.md); fftconvolve uses rfftn/irfftn (fftn/ifftn for complex input);
 oaconvolve is fftconvolve (same result; no separate overlap-add path yet).
 Inputs must be gpuarr arrays: NumPy arrays raise TypeError (move them with gpuarr.asarray).
 """
@@ -24,12 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["convolve2d", "correlate2d", "convolve", "correlate", "fftconvolve", "oaconvolve",
            "choose_conv_method"]
-
-# method='auto' uses the direct kernel when the smaller operand has at most this many
-# elements; FFT above.
-# Placeholder until measured on the H100 (benchmarks/fftsignal.py prints the sweep).
-_AUTO_DIRECT_MAX_TAPS = 1024
-
 
 def _result_type(in1, in2, name):
     rt = _np.result_type(in1.dtype, in2.dtype)
@@ -105,7 +99,7 @@ def choose_conv_method(in1: ndarray, in2: ndarray, mode="full", measure=False):
     if in1.ndim > 2 or in2.ndim > 2:
         return "fft"
     small = in2 if in2.size <= in1.size else in1
-    if small.size > _AUTO_DIRECT_MAX_TAPS:
+    if small.size > _core._conv_direct_max_taps():
         return "fft"
     return "direct"
 
