@@ -155,6 +155,15 @@ ogrid = OGridClass()
 # --- concatenators ------------------------------------------------------------------------
 
 
+def _with_ndmin(obj, ndmin, dtype=None):
+    """NumPy's ``array(obj, dtype, copy=None, ndmin=ndmin)``: copied only when needed, with
+    leading axes of length 1 up to ``ndmin`` dimensions."""
+    a = _core.asarray(obj, dtype)
+    if a.ndim < ndmin:
+        a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
+    return a
+
+
 class AxisConcatenator:
     """Translates slice objects and arrays into a concatenation along an axis (NumPy's
     AxisConcatenator, behind ``r_`` and ``c_``); the pieces and the result live on the
@@ -187,7 +196,7 @@ class AxisConcatenator:
                 else:
                     newobj = _creation.arange(start, stop, step)
                 if ndmin > 1:
-                    newobj = _core.array(newobj, copy=False, ndmin=ndmin)
+                    newobj = _with_ndmin(newobj, ndmin)
                     if trans1d != -1:
                         newobj = newobj.swapaxes(-1, trans1d)
             elif isinstance(item, str):
@@ -215,7 +224,7 @@ class AxisConcatenator:
                 newobj = item
             else:
                 item_ndim = _np.ndim(item)
-                newobj = _core.array(item, copy=False, ndmin=ndmin)
+                newobj = _with_ndmin(item, ndmin)
                 if trans1d != -1 and item_ndim < ndmin:
                     k2 = ndmin - item_ndim
                     k1 = trans1d
@@ -228,8 +237,7 @@ class AxisConcatenator:
             result_type_objs.append(item if scalar else newobj.dtype)
         if result_type_objs:
             final_dtype = _np.result_type(*result_type_objs)
-            objs = [_core.array(obj, dtype=final_dtype, copy=False, ndmin=ndmin)
-                    for obj in objs]
+            objs = [_with_ndmin(obj, ndmin, final_dtype) for obj in objs]
         return _shape_ops.concatenate(tuple(objs), axis=axis)
 
     def __len__(self):
@@ -546,7 +554,9 @@ def unravel_index(indices: ArrayLike, shape: ShapeLike, order="C") -> tuple:
         return tuple(_core.empty(idx.shape, _np.intp) for _ in dims)
     out_of_range = _ufuncs.logical_or(_ufuncs.less(idx, 0), _ufuncs.greater_equal(idx, size))
     if bool(_reductions.any(out_of_range)):
-        first = _core.asnumpy(idx[out_of_range])[0]
+        # The error path only: the indices come to the host to name the first bad one.
+        host = _core.asnumpy(idx).reshape(-1)
+        first = host[(host < 0) | (host >= size)][0]
         raise ValueError(f"index {first} is out of bounds for array with size {size}")
     return tuple(_ufuncs.remainder(_ufuncs.floor_divide(idx, stride), d)
                  for d, stride in zip(dims, _strides(dims, order)))

@@ -74,7 +74,13 @@ def genfromtxt(fname, dtype: DTypeLike = float, comments="#", delimiter=None, sk
     dtype : dtype, optional
         The dtype of the result (numeric: gpuarr has no string or structured dtypes, so
         ``dtype=None`` works only where NumPy infers one numeric dtype for all columns).
-    comments, delimiter, skip_header, skip_footer, converters, missing_values, filling_values, usecols, names, excludelist, deletechars, replace_space, autostrip, case_sensitive, defaultfmt, unpack, loose, invalid_raise, max_rows, encoding, ndmin
+    comments, delimiter, skip_header, skip_footer, converters, missing_values
+        As in ``numpy.genfromtxt``.
+    filling_values, usecols, names, excludelist, deletechars, replace_space
+        As in ``numpy.genfromtxt``.
+    autostrip, case_sensitive, defaultfmt, unpack, loose, invalid_raise
+        As in ``numpy.genfromtxt``.
+    max_rows, encoding, ndmin
         As in ``numpy.genfromtxt``.
     usemask : bool, optional
         Must be False: gpuarr has no masked arrays.
