@@ -60,11 +60,11 @@ def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") ->
         uint8 array, ``ceil(n / 8)`` long along the packed axis.
     """
     a = _as(a)
+    shifts = _shifts(bitorder)
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
-    shifts = _shifts(bitorder)
-    if a.ndim == 0 and axis is not None:
-        _np.lib.array_utils.normalize_axis_index(axis, 0)
+    if a.ndim == 0:  # NumPy packs a 0-d array as a 1-d one
+        a = a.reshape(1)
     moved, axis = _axis_last(a, axis)
     n = moved.shape[-1]
     groups = (n + 7) // 8
@@ -102,13 +102,13 @@ def unpackbits(a: ArrayLike, /, axis: int | None = None, count: int | None = Non
         uint8 array of 0 and 1.
     """
     a = _as(a)
+    shifts = _shifts(bitorder)
     if a.dtype != _np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    shifts = _shifts(bitorder)
     if count is not None:
         count = operator.index(count)
-    if a.ndim == 0 and axis is not None:
-        _np.lib.array_utils.normalize_axis_index(axis, 0)
+    if a.ndim == 0:  # NumPy unpacks a 0-d array as a 1-d one
+        a = a.reshape(1)
     moved, axis = _axis_last(a, axis)
     n = moved.shape[-1] * 8
     bits = _ufuncs.bitwise_and(

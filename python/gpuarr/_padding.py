@@ -66,12 +66,16 @@ def _ramp(start, stop, num, dtype, axis):
     dt = _np.result_type(start, stop.dtype, 1.0)
     stop = stop.astype(dt, copy=False)
     delta = _ufuncs.subtract(stop, dt.type(start))
-    y = _creation.arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
-    step = delta / num
-    if bool(_reductions.any(_ufuncs.equal(step, 0))):
-        y = (y / num) * delta
+    y = _creation.arange(0, num, dtype=_np.float64).astype(dt)
+    y = y.reshape((-1,) + (1,) * delta.ndim)
+    if num == 0:
+        y = y * delta
     else:
-        y = y * step
+        step = delta / num
+        if bool(_reductions.any(_ufuncs.equal(step, 0))):  # linspace's choice, read back
+            y = (y / num) * delta
+        else:
+            y = y * step
     y = y + dt.type(start)
     if axis != 0:
         y = _shape_ops.moveaxis(y, 0, axis)

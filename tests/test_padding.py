@@ -1,0 +1,123 @@
+"""numpy.pad (every mode but a callable), packbits and unpackbits against NumPy, on the
+device and (host-side) with NumPy standing in for the device."""
+
+import numpy as np
+import pytest
+
+import gpuarr as ga
+from _numpy_composed import check, same_outcome, xp  # noqa: F401  (xp is a fixture)
+from conftest import dtype_id, random_array
+
+PAD_DTYPES = [np.dtype(n) for n in ("bool", "int8", "uint16", "int64", "float32", "float64",
+                                    "complex128")]
+WIDTHS = [0, 1, 3, (2, 5), ((1, 0), (0, 4)), ((7, 2), (3, 9)), np.array([[1, 2], [3, 1]])]
+
+
+def _modes(dtype):
+    modes = [("constant", {}), ("constant", {"constant_values": 7}),
+             ("constant", {"constant_values": ((1, 2), (3, 4))}), ("edge", {}), ("wrap", {}),
+             ("reflect", {}), ("symmetric", {}), ("reflect", {"reflect_type": "odd"}),
+             ("symmetric", {"reflect_type": "odd"}), ("maximum", {}), ("minimum", {}),
+             ("maximum", {"stat_length": 2}), ("minimum", {"stat_length": ((1, 3), (2, 1))}),
+             ("empty", {})]
+    if np.dtype(dtype).kind != "b":
+        modes += [("linear_ramp", {}), ("linear_ramp", {"end_values": (5, -3)}),
+                  ("mean", {}), ("mean", {"stat_length": 3})]
+    if np.dtype(dtype).kind in "iuf":  # gpuarr.median of complex values is not supported
+        modes += [("median", {}), ("median", {"stat_length": (1, 2)})]
+    return modes
+
+
+@pytest.mark.parametrize("dtype", PAD_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(5, 4), (1, 3), (2, 1)], ids=str)
+def test_pad_modes(xp, rng, dtype, shape):
+    if np.dtype(dtype).kind in "iu":
+        h = rng.integers(0, 100, shape).astype(dtype)  # exact means and ramps
+    else:
+        h = random_array(rng, shape, dtype)
+    d = xp.dev(h)
+    for width in WIDTHS:
+        dw = width
+        for mode, kwargs in _modes(dtype):
+            for hh, dd in ((h, d), (h.T[::-1], d.T[::-1])):
+                with np.errstate(all="ignore"):
+                    kind_e = None
+                    try:
+                        expected = np.pad(hh, width, mode, **kwargs)
+                    except Exception as e:  # noqa: BLE001
+                        kind_e = e
+                if kind_e is not None:
+                    with pytest.raises(type(kind_e)):
+                        ga.pad(dd, dw, mode, **kwargs)
+                    continue
+                got = ga.pad(dd, dw, mode, **kwargs)
+                if mode == "empty":
+                    assert got.shape == expected.shape and got.dtype == expected.dtype
+                    continue
+                tol = 1e-5 if np.dtype(dtype) == np.float32 else 1e-12
+                check(xp, got, expected, rtol=0 if np.dtype(dtype).kind in "biu" else tol,
+                      atol=0 if np.dtype(dtype).kind in "biu" else tol)
+
+
+def test_pad_other_shapes_and_errors(xp, rng):
+    h3 = rng.standard_normal((2, 3, 4))
+    d3 = xp.dev(h3)
+    for mode in ("constant", "edge", "reflect", "symmetric", "wrap", "mean", "linear_ramp"):
+        same_outcome(xp, lambda: np.pad(h3, ((1, 2), (0, 3), (5, 1)), mode),
+                     lambda: ga.pad(d3, ((1, 2), (0, 3), (5, 1)), mode), rtol=1e-12, atol=1e-12)
+        same_outcome(xp, lambda: np.pad(h3[0, 0, 0], 2, mode), lambda: ga.pad(d3[0, 0, 0], 2,
+                                                                              mode))
+    h1 = np.arange(5.0)
+    d1 = xp.dev(h1)
+    empty = np.zeros((0, 3))
+    cases = [
+        (h1, 2.5, "constant", {}), (h1, -1, "constant", {}), (h1, 2, "bogus", {}),
+        (h1, 2, "edge", {"constant_values": 1}), (h1, ((1, 2), (3, 4)), "constant", {}),
+        (h1, 2, "maximum", {"stat_length": 0}), (h1, 2, "mean", {"stat_length": 0}),
+        (empty, 1, "edge", {}), (empty, ((0, 0), (1, 1)), "edge", {}), (empty, 2, "constant", {}),
+        (h1, 12, "reflect", {}), (h1, 12, "symmetric", {}), (h1, 12, "wrap", {}),
+        (h1, (0, 11), "wrap", {}), (h1, 2, "median", {"stat_length": -1}),
+    ]
+    for h, width, mode, kwargs in cases:
+        same_outcome(xp, lambda: np.pad(h, width, mode, **kwargs),
+                     lambda: ga.pad(xp.dev(h) if h is not h1 else d1, width, mode, **kwargs))
+    with pytest.raises(NotImplementedError):
+        ga.pad(d1, 2, lambda vector, width, axis, kwargs: None)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int32, np.float32], ids=dtype_id)
+@pytest.mark.parametrize("shape", [(0,), (1,), (13,), (16,), (3, 10), (2, 3, 9), ()], ids=str)
+def test_packbits(xp, rng, dtype, shape):
+    h = rng.integers(0, 3, shape).astype(dtype)
+    d = xp.dev(h)
+    for axis in [None] + list(range(-len(shape), len(shape))) + [len(shape)]:
+        for bitorder in ("big", "little"):
+            same_outcome(xp, lambda: np.packbits(h, axis=axis, bitorder=bitorder),
+                         lambda: ga.packbits(d, axis=axis, bitorder=bitorder))
+    if len(shape) >= 2:
+        same_outcome(xp, lambda: np.packbits(h.T[::-1], axis=0),
+                     lambda: ga.packbits(d.T[::-1], axis=0))
+    same_outcome(xp, lambda: np.packbits(h, bitorder="middle"),
+                 lambda: ga.packbits(d, bitorder="middle"))
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (5,), (3, 4), (2, 3, 2), ()], ids=str)
+def test_unpackbits(xp, rng, shape):
+    h = rng.integers(0, 256, shape).astype(np.uint8)
+    d = xp.dev(h)
+    for axis in [None] + list(range(-len(shape), len(shape))) + [len(shape)]:
+        for count in (None, 0, 3, 8, 21, -1, -5, -100):
+            if h.size == 0 and count:
+                continue  # NumPy leaves the padding of an empty input uninitialised
+            for bitorder in ("big", "little"):
+                same_outcome(xp, lambda: np.unpackbits(h, axis=axis, count=count,
+                                                       bitorder=bitorder),
+                             lambda: ga.unpackbits(d, axis=axis, count=count,
+                                                   bitorder=bitorder))
+    if len(shape) >= 2:
+        same_outcome(xp, lambda: np.unpackbits(h.T[::-1], axis=1),
+                     lambda: ga.unpackbits(d.T[::-1], axis=1))
+    same_outcome(xp, lambda: np.unpackbits(h.astype(np.int8)),
+                 lambda: ga.unpackbits(xp.dev(h.astype(np.int8))))
+    same_outcome(xp, lambda: np.packbits(h.astype(np.float64)),
+                 lambda: ga.packbits(xp.dev(h.astype(np.float64))))
