@@ -232,7 +232,7 @@ class AxisConcatenator:
                         k1 += k2 + 1
                     defaxes = list(range(ndmin))
                     axes = defaxes[:k1] + defaxes[k2:] + defaxes[k1:k2]
-                    newobj = newobj.transpose(axes)
+                    newobj = newobj.transpose(tuple(axes))
             objs.append(newobj)
             result_type_objs.append(item if scalar else newobj.dtype)
         if result_type_objs:
