@@ -1,6 +1,10 @@
-// bincount and histogram: one thread per element, atomics into the bins (int64 counts,
-// float64 weighted sums); the bin of a value follows NumPy's rules (core/sorting.hpp).
+// bincount and histogram: atomics into the bins (int64 counts, float64 weighted sums); the
+// bin of a value follows NumPy's rules (core/sorting.hpp). A histogram of up to a few
+// thousand bins counts in shared memory first (a copy of the bins per warp where they fit),
+// then adds each block's bins to the result: a few hundred bins hit by millions of global
+// atomics serialise on those addresses.
 #include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <limits>
 
@@ -22,24 +26,28 @@ struct MinOp {
 struct MaxOp {
   __device__ int64_t operator()(int64_t a, int64_t b) const { return b > a ? b : a; }
 };
-// NaN-propagating min/max of doubles.
-struct MinNanOp {
-  __device__ double operator()(double a, double b) const {
+// NaN-propagating min and max of doubles, in one pass.
+struct MinMax {
+  double lo, hi;
+};
+struct MinMaxNanOp {
+  __device__ static double lower(double a, double b) {
     if (a != a) return a;
     if (b != b) return b;
     return b < a ? b : a;
   }
-};
-struct MaxNanOp {
-  __device__ double operator()(double a, double b) const {
+  __device__ static double higher(double a, double b) {
     if (a != a) return a;
     if (b != b) return b;
     return b > a ? b : a;
   }
+  __device__ MinMax operator()(const MinMax& a, const MinMax& b) const {
+    return {lower(a.lo, b.lo), higher(a.hi, b.hi)};
+  }
 };
 
-template <class T, class Op>
-void reduce_into(const T* in, int64_t n, T* out, Op op, T init, cudaStream_t stream) {
+template <class T, class In, class Op>
+void reduce_into(In in, int64_t n, T* out, Op op, T init, cudaStream_t stream) {
   size_t bytes = 0;
   check_cub(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, n, op, init, stream),
             "cub::DeviceReduce::Reduce");
@@ -67,6 +75,53 @@ __device__ __forceinline__ double to_double(const T& v) {
   else if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
   else return static_cast<double>(v);
 }
+
+template <class T> struct ToMinMax {
+  __device__ MinMax operator()(const T& v) const {
+    const double x = to_double<T>(v);
+    return {x, x};
+  }
+};
+
+// Bins counted per block in shared memory: `copies` copies of the bins (warp w adds to copy
+// w % copies), summed and added to the result once per block. Bin is uint32_t for counts (a
+// block sees fewer than 2^32 elements: histogram_array sizes the grid so) and double for
+// weighted sums.
+template <class T, class Bin>
+__global__ void histogram_shared_kernel(const T* __restrict__ a, const double* __restrict__ w,
+                                        int64_t n, const double* __restrict__ edges,
+                                        int nbins, bool uniform, double first, double last,
+                                        double norm, int copies,
+                                        unsigned long long* __restrict__ counts,
+                                        double* __restrict__ sums) {
+  extern __shared__ __align__(8) unsigned char smem[];
+  Bin* bins = reinterpret_cast<Bin*>(smem);
+  for (int i = threadIdx.x; i < copies * nbins; i += blockDim.x) bins[i] = Bin(0);
+  __syncthreads();
+  Bin* mine = bins + (threadIdx.x / 32) % copies * nbins;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const double x = to_double<T>(a[i]);
+    const int64_t b = uniform ? histogram_uniform_bin(x, first, last, norm, edges, nbins)
+                              : histogram_edges_bin(x, edges, nbins);
+    if (b < 0) continue;
+    if constexpr (std::is_same_v<Bin, double>) atomicAdd(mine + b, w[i]);
+    else atomicAdd(mine + b, 1u);
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < nbins; b += blockDim.x) {
+    Bin total = bins[b];
+    for (int c = 1; c < copies; ++c) total += bins[c * nbins + b];
+    if (total == Bin(0)) continue;  // (a NaN sum is added)
+    if constexpr (std::is_same_v<Bin, double>) atomicAdd(sums + b, total);
+    else atomicAdd(counts + b, static_cast<unsigned long long>(total));
+  }
+}
+
+// Shared memory for the bins of one block, and the most bins counted there.
+constexpr int kHistogramSharedBytes = 32 * 1024;
+constexpr int kHistogramMaxCopies = 8;  // one per warp of a kThreads block
+constexpr int64_t kHistogramMaxGrid = 1024;
 
 template <class T>
 __global__ void histogram_kernel(const T* __restrict__ a, const double* __restrict__ w,
@@ -143,20 +198,31 @@ NDArray bincount_array(const NDArray& x_in, const NDArray* weights, int64_t minl
   return out;
 }
 
-void minmax_array(const NDArray& a, double& lo, double& hi) {
-  const NDArray d = contiguous(a, DType::Float64);
-  const int64_t n = d.size();
+void minmax_array(const NDArray& a_in, double& lo, double& hi) {
+  const int64_t n = a_in.size();
   if (n == 0) throw ValueError("minmax of an empty array");
-  const cudaStream_t stream = stream_for(a);
-  auto mm = scratch(2 * sizeof(double));
-  double* r = static_cast<double*>(mm->ptr());
-  const double* xs = reinterpret_cast<const double*>(d.data());
-  reduce_into<double>(xs, n, r, MinNanOp{}, std::numeric_limits<double>::infinity(), stream);
-  reduce_into<double>(xs, n, r + 1, MaxNanOp{}, -std::numeric_limits<double>::infinity(), stream);
-  double h[2];
-  read_small_device_bytes(h, r, sizeof(h), stream);
-  lo = h[0];
-  hi = h[1];
+  const NDArray a = a_in.c_contiguous() ? a_in : copy_array(a_in, a_in.dtype, 'C');
+  const cudaStream_t stream = stream_for(a_in);
+  auto mm = scratch(sizeof(MinMax));
+  MinMax* r = static_cast<MinMax*>(mm->ptr());
+  dispatch_dtype(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_complex_v<T>) {
+      throw TypeError("minmax of complex values is not supported");
+    } else {
+      // Each element read once, as a double (no float64 copy of the array first).
+      const thrust::transform_iterator<ToMinMax<T>, const T*> in(
+          reinterpret_cast<const T*>(a.data()), ToMinMax<T>{});
+      reduce_into<MinMax>(in, n, r, MinMaxNanOp{},
+                          MinMax{std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity()},
+                          stream);
+    }
+  });
+  MinMax h;
+  read_small_device_bytes(&h, r, sizeof(h), stream);
+  lo = h.lo;
+  hi = h.hi;
 }
 
 NDArray histogram_array(const NDArray& a_in, const NDArray* weights, const NDArray& edges_in,
@@ -178,13 +244,34 @@ NDArray histogram_array(const NDArray& a_in, const NDArray* weights, const NDArr
       if constexpr (is_complex_v<T>) {
         throw TypeError("histogram of complex values is not supported");
       } else {
-        histogram_kernel<T><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-            reinterpret_cast<const T*>(a.data()),
-            weighted ? reinterpret_cast<const double*>(w.data()) : nullptr, n,
-            reinterpret_cast<const double*>(edges.data()), nbins, uniform, first, last, norm,
-            reinterpret_cast<unsigned long long*>(out.data()),
-            reinterpret_cast<double*>(out.data()));
-        check_launch("histogram_kernel");
+        const T* src = reinterpret_cast<const T*>(a.data());
+        const double* wts = weighted ? reinterpret_cast<const double*>(w.data()) : nullptr;
+        const double* e = reinterpret_cast<const double*>(edges.data());
+        auto* counts = reinterpret_cast<unsigned long long*>(out.data());
+        auto* sums = reinterpret_cast<double*>(out.data());
+        const int64_t bin_bytes = weighted ? int64_t(sizeof(double)) : int64_t(sizeof(uint32_t));
+        if (nbins * bin_bytes <= kHistogramSharedBytes) {
+          const int copies = static_cast<int>(std::min<int64_t>(
+              kHistogramMaxCopies, kHistogramSharedBytes / (nbins * bin_bytes)));
+          const size_t smem = size_t(copies * nbins * bin_bytes);
+          // Enough blocks to fill the GPU, few enough that each block's bins reach the
+          // result in few atomics; at least n / 2^31 blocks so that no block counts 2^32.
+          const int64_t needed = (n + kThreads - 1) / kThreads;
+          const unsigned grid = static_cast<unsigned>(
+              std::min(needed, std::max(kHistogramMaxGrid, (n >> 31) + 1)));
+          if (weighted) {
+            histogram_shared_kernel<T, double><<<grid, kThreads, smem, stream>>>(
+                src, wts, n, e, int(nbins), uniform, first, last, norm, copies, counts, sums);
+          } else {
+            histogram_shared_kernel<T, uint32_t><<<grid, kThreads, smem, stream>>>(
+                src, wts, n, e, int(nbins), uniform, first, last, norm, copies, counts, sums);
+          }
+          check_launch("histogram_shared_kernel");
+        } else {
+          histogram_kernel<T><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+              src, wts, n, e, nbins, uniform, first, last, norm, counts, sums);
+          check_launch("histogram_kernel");
+        }
       }
     });
   }
