@@ -137,6 +137,10 @@ def test_choose(xp, rng):
                  lambda: ga.choose(da.T[::-1].T, xp.dev(stacked)))
     same_outcome(xp, lambda: np.choose(a.astype(float), choices),
                  lambda: ga.choose(xp.dev(a.astype(float)), dch))
+    one = ga.choose(xp.dev(np.zeros((4, 5), int)), [dch[0]])  # a new array, not dch[0]
+    assert one is not dch[0]
+    one[0, 0] = -1
+    check(xp, dch[0], choices[0])
     out_h = np.empty((4, 5))
     out_d = xp.dev(out_h)
     r = ga.choose(da, dch, out=out_d)

@@ -293,7 +293,7 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> ndarray:
     axes = list(range(0, n))
     axes.remove(axis)
     axes.insert(start, axis)
-    return a.transpose(axes)
+    return a.transpose(tuple(axes))
 
 
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple:

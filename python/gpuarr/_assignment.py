@@ -74,10 +74,14 @@ def choose(a: ArrayLike, choices, out: ndarray | None = None, mode: str = "raise
     else:
         a = _ufuncs.minimum(_ufuncs.maximum(a, 0), n - 1)
     result = _shape_ops.broadcast_to(_core.asarray(choices[0], dtype=dtype), shape)
+    fresh = False  # whether result is a new array (not a view of an input)
     for k in range(1, n):
         result = _indexing.where(_ufuncs.equal(a, k), _core.asarray(choices[k], dtype=dtype),
                                  result)
-    result = _shape_ops.broadcast_to(result, shape)
+        fresh = True
+    if result.shape != shape:
+        result = _shape_ops.broadcast_to(result, shape)
+        fresh = False
     if out is not None:
         if not isinstance(out, _ndarray):
             raise TypeError("return arrays must be of ArrayType")
@@ -85,7 +89,7 @@ def choose(a: ArrayLike, choices, out: ndarray | None = None, mode: str = "raise
             raise TypeError("choose: invalid shape for output array.")
         out[...] = result
         return out
-    return result.copy() if result.base is not None else result
+    return result if fresh else _core.array(result, copy=True)
 
 
 def copyto(dst: ndarray, src: ArrayLike, casting: str = "same_kind", where=True) -> None:

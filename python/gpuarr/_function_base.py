@@ -123,8 +123,7 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None,
         if extra is None:
             parts.append(None)
             continue
-        extra_dt = extra.dtype if isinstance(extra, _ndarray) else _np.asarray(extra).dtype
-        if not _np.can_cast(extra_dt if isinstance(extra, _ndarray) else _np.asarray(extra),
+        if not _np.can_cast(extra.dtype if isinstance(extra, _ndarray) else _np.asarray(extra),
                             dtype_req, casting="same_kind"):
             raise TypeError(f"dtype of `{name}` must be compatible "
                             "with input `ary` under the `same_kind` rule.")

@@ -290,7 +290,7 @@ def histogramdd(sample: ArrayLike, bins=10, range=None, density=None,  # noqa: A
             shape[i] = int(nbin[i]) - 2
             hist = hist / _core.asarray(dedges[i]).reshape(shape)
         hist = hist / s
-    return hist, tuple(_core.asarray(e) for e in edges)
+    return hist, [_core.asarray(e) for e in edges]
 
 
 def histogram2d(x: ArrayLike, y: ArrayLike, bins=10, range=None,  # noqa: A002
