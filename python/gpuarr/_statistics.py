@@ -81,8 +81,6 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
         if not rowvar and y.shape[0] != 1:
             y = y.T
         X = _shape_ops.concatenate((X, y), axis=0)
-    else:
-        X = _core.ascontiguousarray(X)
     if ddof is None:
         ddof = 1 if bias == 0 else 0
     w = None
