@@ -71,6 +71,11 @@ class BenchmarkError(Exception):
     """A workload computed a wrong result."""
 
 
+class Unsupported(Exception):
+    """A library lacks the function a workload calls: the row says so ("n/a") instead of
+    failing the run."""
+
+
 def check(condition, message):
     """Raises ``BenchmarkError(message)`` unless ``condition``."""
     if not condition:
@@ -141,7 +146,8 @@ class Workload:
             return lambda: x[1:10, ::2]
     """
 
-    def __init__(self, name, kind="call", goal=None, nbytes=None, key=None, note=""):
+    def __init__(self, name, kind="call", goal=None, nbytes=None, key=None, note="",
+                 timer=None):
         if kind not in UNITS:
             raise ValueError(f"kind must be one of {sorted(UNITS)}")
         if kind in BANDWIDTH_KINDS and not nbytes:
@@ -153,6 +159,9 @@ class Workload:
         self.nbytes = nbytes
         self.key = key or "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")
         self.note = note
+        # Keyword arguments of the timing function (e.g. a smaller ``budget_s`` for a group
+        # of hundreds of rows); ``--repeat`` still sets the number of batches or runs.
+        self.timer = dict(timer or {})
         self.impls: dict[str, Callable] = {}
 
     def impl(self, lib):
@@ -178,14 +187,16 @@ class Group:
     workloads: list
     description: str = ""
     default: bool = True    # run when no --only is given
+    summary: Callable | None = None     # summary(rows of this group) -> text after the table
 
 
 GROUPS: dict[str, Group] = {}
 
 
-def register_group(name, workloads, description="", default=True):
-    """Registers (or replaces) the group ``name``."""
-    GROUPS[name] = Group(name, list(workloads), description, default)
+def register_group(name, workloads, description="", default=True, summary=None):
+    """Registers (or replaces) the group ``name``; ``summary(rows)`` (the group's rows of
+    the run) returns text printed after the table and kept in the JSON."""
+    GROUPS[name] = Group(name, list(workloads), description, default, summary)
     return GROUPS[name]
 
 
@@ -490,22 +501,23 @@ def run_workload(w, group, libs, repeat=None, lib_order=LIB_ORDER, log=sys.stder
             fn = w.impls[name](lib.module)       # setup + one checked call
             if name == "gpuarr":
                 fn = _computing_deferred_results(fn, lib.module)
+            kw = dict(w.timer)
+            if repeat:
+                kw["batches" if w.kind in ("call", "throughput") else "runs"] = repeat
             if w.kind == "call":
-                kw = {"batches": repeat} if repeat else {}
                 m = time_per_call(fn, lib.sync, **kw)
             elif w.kind == "throughput":
-                kw = {"batches": repeat} if repeat else {}
                 m = time_throughput(fn, lib.sync, w.nbytes, **kw)
             elif w.kind == "run":
-                kw = {"runs": repeat} if repeat else {}
                 m = time_runs(fn, lib.sync, **kw)
             else:
-                kw = {"runs": repeat} if repeat else {}
                 m = time_transfer(fn, lib.sync, w.nbytes, **kw)
             results[name] = {"status": "ok", "value": m.value, "samples": m.samples,
                              "calls_per_batch": m.calls_per_batch}
         except BenchmarkError as e:
             results[name] = {"status": "wrong", "error": str(e)}
+        except Unsupported as e:
+            results[name] = {"status": "unsupported", "error": str(e)}
         except Exception as e:  # noqa: BLE001  (reported, and the run goes on)
             results[name] = {"status": "error", "error": f"{type(e).__name__}: {e}",
                              "traceback": traceback.format_exc()}
@@ -545,7 +557,7 @@ def _cell(res):
     st = res.get("status")
     if st == "ok":
         return _fmt(res["value"])
-    return {"error": "ERR", "wrong": "WRONG"}.get(st, "-")
+    return {"error": "ERR", "wrong": "WRONG", "unsupported": "n/a"}.get(st, "-")
 
 
 def run_groups(groups, libs, repeat=None, lib_order=LIB_ORDER, log=sys.stderr):
@@ -616,13 +628,20 @@ def format_notes(rows, libs, lib_order=LIB_ORDER):
     for r in rows:
         for n in lib_order:
             res = r["results"][n]
-            if res.get("status") in ("error", "wrong"):
+            if res.get("status") in ("error", "wrong", "unsupported"):
+                prefix = {"wrong": "WRONG RESULT: ", "unsupported": "not supported: "}
                 notes.append(f"{r['workload']} / {LIB_LABELS.get(n, n)}: "
-                             f"{'WRONG RESULT: ' if res['status'] == 'wrong' else ''}"
-                             f"{res['error']}")
+                             f"{prefix.get(res['status'], '')}{res['error']}")
     notes.append("us/call: lower is better; GB/s: higher is better (the ratio is "
                  "gpuarr/CuPy in the row's unit).")
     return "\n".join(notes)
+
+
+def group_summaries(groups, rows):
+    """{group name: text} of the groups of ``groups`` that have a summary, each given its
+    own rows."""
+    return {g.name: g.summary([r for r in rows if r["group"] == g.name])
+            for g in groups if g.summary is not None}
 
 
 # ------------------------------------------------------------------------ JSON, PNG
@@ -945,9 +964,13 @@ def main(argv=None):
     print(format_versions(meta))
     print(format_table(rows, lib_order))
     print(format_notes(rows, libs, lib_order))
+    summaries = group_summaries(groups, rows)
+    for text in summaries.values():
+        print()
+        print(text)
 
     json_path = args.json or os.path.join(RESULTS_DIR, "latest.json")
-    write_json(json_path, meta, rows)
+    write_json(json_path, meta, rows, **({"summaries": summaries} if summaries else {}))
     print(f"\nJSON: {json_path}")
     if not args.no_png:
         png_path = args.png or os.path.join(RESULTS_DIR, "latest.png")

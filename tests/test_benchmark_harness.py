@@ -106,3 +106,32 @@ def test_baseline_tables_are_current():
     (after changing them: python -m benchmarks.results.make_table)."""
     from benchmarks.results import make_table
     assert make_table.main(["--check"]) == 0
+
+
+def test_timer_options_unsupported_rows_and_group_summaries():
+    libs = harness.load_libraries(["numpy"])
+    fast = harness.Workload("fast", timer={"budget_s": 0.01, "warmup_s": 0.0, "batches": 3})
+    fast.impl("numpy")(lambda np_: (lambda: np_.zeros(3)))
+    lacking = harness.Workload("lacking")
+
+    @lacking.impl("numpy")
+    def _(np_):
+        raise harness.Unsupported("numpy has no frobnicate")
+
+    log = open(os.devnull, "w")
+    groups = [harness.Group("g", [fast, lacking],
+                            summary=lambda rows: f"{len(rows)} rows: "
+                            + ",".join(r["key"] for r in rows)),
+              harness.Group("h", [], summary=None)]
+    rows = harness.run_groups(groups, libs, log=log)
+    by_key = {r["key"]: r for r in rows}
+    assert len(by_key["fast"]["results"]["numpy"]["samples"]) == 3
+    rows_repeat = harness.run_groups(groups[:1], libs, repeat=2, log=log)
+    assert len(rows_repeat[0]["results"]["numpy"]["samples"]) == 2   # --repeat wins
+    res = by_key["lacking"]["results"]["numpy"]
+    assert res["status"] == "unsupported" and "frobnicate" in res["error"]
+    lines = harness.format_table(rows, ("numpy",)).splitlines()
+    assert "n/a" in [ln for ln in lines if ln.startswith("lacking")][0]
+    assert "lacking / NumPy: not supported: numpy has no frobnicate" in harness.format_notes(
+        rows, libs, ("numpy",))
+    assert harness.group_summaries(groups, rows) == {"g": "2 rows: fast,lacking"}
