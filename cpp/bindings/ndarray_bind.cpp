@@ -59,11 +59,18 @@ void bind_ndarray(py::module_& m) {
       .def_readonly("c_contiguous", &Flags::c_contiguous)
       .def_readonly("f_contiguous", &Flags::f_contiguous)
       .def_readonly("owndata", &Flags::owndata)
+      // Every gpuarr array is writeable and aligned (views of another dtype refuse to be
+      // misaligned); setflags keeps it so.
+      .def_property_readonly("writeable", [](const Flags&) { return true; })
+      .def_property_readonly("aligned", [](const Flags&) { return true; })
+      .def_property_readonly("writebackifcopy", [](const Flags&) { return false; })
       .def("__getitem__",
            [](const Flags& f, const std::string& key) {
              if (key == "C_CONTIGUOUS" || key == "C" || key == "CONTIGUOUS") return f.c_contiguous;
              if (key == "F_CONTIGUOUS" || key == "F" || key == "FORTRAN") return f.f_contiguous;
              if (key == "OWNDATA" || key == "O") return f.owndata;
+             if (key == "WRITEABLE" || key == "W" || key == "ALIGNED" || key == "A") return true;
+             if (key == "WRITEBACKIFCOPY" || key == "X") return false;
              throw py::key_error(key);
            })
       .def("__repr__", &format_flags);
@@ -172,6 +179,8 @@ void bind_ndarray(py::module_& m) {
       .def("item", [](const PyArray& s, py::args args) { return item(s.a, args); })
       .def("tolist", [](const PyArray& s) { return download_new(s.a).attr("tolist")(); })
       .def("_host_scalar", [](const PyArray& s) { return host_for_scalar(s.a); })
+      // ndarray.resize's in-place step: `self` takes `other`'s memory and layout.
+      .def("_adopt", [](PyArray& s, const PyArray& other) { s.a = other.a; })
       .def("__len__",
            [](const PyArray& s) {
              if (s.a.ndim() == 0) throw TypeError("len() of unsized object");

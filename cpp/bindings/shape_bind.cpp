@@ -27,9 +27,13 @@ std::vector<Dims> shapes_arg(py::handle seq) {
 }
 
 // A view of `self` with the given layout; `offset` in bytes relative to self's first
-// element. Refuses a view that reaches outside the allocation.
-py::object strided_view(py::handle self, const Dims& shape, const Dims& strides, int64_t offset) {
+// element; `dtype` (None: self's) reinterprets the bytes. Refuses a view that reaches outside
+// the allocation, and one whose elements of another dtype would be misaligned (device loads
+// need each element at a multiple of its size).
+py::object strided_view(py::handle self, const Dims& shape, const Dims& strides, int64_t offset,
+                        py::handle dtype) {
   const NDArray& a = as_array(self).a;
+  const DType view_dtype = dtype.is_none() ? a.dtype : dtype_from_py(dtype);
   if (shape.size() != strides.size()) throw ValueError("shape and strides differ in length");
   if (static_cast<int64_t>(shape.size()) > kMaxDims) {
     throw ValueError("maximum supported dimension for an ndarray is currently " +
@@ -39,9 +43,21 @@ py::object strided_view(py::handle self, const Dims& shape, const Dims& strides,
     if (d < 0) throw ValueError("negative dimensions are not allowed");
   }
   NDArray v = a;
+  v.dtype = view_dtype;
   v.shape = shape;
   v.strides = strides;
   v.offset = a.offset + offset;
+  if (v.size() > 0 && view_dtype != a.dtype) {
+    const auto size = static_cast<uintptr_t>(v.itemsize());
+    bool aligned = reinterpret_cast<uintptr_t>(v.data()) % size == 0;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] > 1 && static_cast<uintptr_t>(strides[i]) % size != 0) aligned = false;
+    }
+    if (!aligned) {
+      throw ValueError("gpuarr arrays keep their elements aligned: this view as " +
+                       std::string(gpuarr::name(view_dtype)) + " would not be");
+    }
+  }
   if (v.size() > 0) {
     int64_t lo, hi;
     memory_extent(v.shape, v.strides, v.itemsize(), lo, hi);
@@ -85,7 +101,7 @@ std::vector<const NDArray*> arrays_arg(py::handle seq, std::vector<Dims>& shapes
 
 GPUARR_BINDINGS(120) {
   m.def("_strided_view", &strided_view, py::arg("a"), py::arg("shape"), py::arg("strides"),
-        py::arg("offset") = 0);
+        py::arg("offset") = 0, py::arg("dtype") = py::none());
 
   // A new C-ordered array; an empty one gets all-zero strides, as NumPy (2.4+) gives every
   // newly allocated empty array.
