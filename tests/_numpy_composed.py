@@ -12,14 +12,16 @@ import types
 import numpy as np
 
 from gpuarr import (
-    _array_edit, _assignment, _bit_packing, _function_base, _padding, _set_ops, _statistics,
-    _value_checks,
+    _array_edit, _array_utils, _assignment, _bit_packing, _function_base, _histogram_bins,
+    _padding, _polynomial, _printing, _set_ops, _statistics, _value_checks, emath,
 )
 
 COMPOSED_MODULES = (_array_edit, _assignment, _bit_packing, _function_base, _padding,
-                    _set_ops, _statistics, _value_checks)
+                    _set_ops, _statistics, _value_checks, _array_utils, _histogram_bins,
+                    _polynomial, _printing, emath)
 DEVICE_MODULES = ("_core", "_creation", "_indexing", "_products", "_reductions", "_shape_ops",
-                  "_sorting", "_ufuncs")
+                  "_sorting", "_ufuncs", "_convolve", "_grid_creation", "_array_edit",
+                  "_eigen", "_solvers")
 
 
 class _NumpyCore(types.ModuleType):
@@ -29,6 +31,10 @@ class _NumpyCore(types.ModuleType):
         super().__init__("numpy_core_standin")
         self.asnumpy = np.asarray
         self.ndarray = np.ndarray
+        # gpuarr.linalg's modules (_eigen, _solvers) spell these without the submodule
+        self.eigvals = np.linalg.eigvals
+        self.lstsq = np.linalg.lstsq
+        self.inv = np.linalg.inv
 
     def __getattr__(self, name):
         return getattr(np, name)
@@ -42,7 +48,8 @@ def standin(monkeypatch):
         for name in DEVICE_MODULES:
             if name in vars(m):
                 monkeypatch.setattr(m, name, NUMPY_CORE)
-        monkeypatch.setattr(m, "_ndarray", np.ndarray)
+        if "_ndarray" in vars(m):
+            monkeypatch.setattr(m, "_ndarray", np.ndarray)
 
 
 # --- the backend fixture ------------------------------------------------------------------

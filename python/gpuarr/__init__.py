@@ -93,6 +93,12 @@ from gpuarr._kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKe
 from gpuarr._fusion import fuse  # noqa: E402
 from gpuarr import profiler  # noqa: E402
 from gpuarr._config import show_config, get_config  # noqa: E402
+from gpuarr._array_utils import *  # noqa: F401,F403,E402  (block, shape, ...)
+from gpuarr._printing import *  # noqa: F401,F403,E402  (array2string, set_printoptions, ...)
+from gpuarr._polynomial import *  # noqa: F401,F403,E402  (poly1d, polyfit, polyval, roots, ...)
+from gpuarr._histogram_bins import histogram_bin_edges  # noqa: E402
+from gpuarr import _array_utils, _printing, _polynomial, emath  # noqa: E402
+from numpy import exceptions  # noqa: E402,F401  (NumPy's warning and exception classes)
 
 __version__ = "0.1.0"
 
@@ -137,6 +143,8 @@ __all__ = [
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops_all
 __all__ += _constants_all + _type_checks_all + _grid_creation_all + _index_tricks_all
 __all__ += _window_functions_all + _text_io_all
+__all__ += (_array_utils.__all__ + _printing.__all__ + _polynomial.__all__
+            + ["histogram_bin_edges", "emath", "exceptions"])
 __all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
             + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])
 __all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
