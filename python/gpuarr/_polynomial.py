@@ -39,6 +39,15 @@ def _atleast_1d(a):
     return _shape_ops.atleast_1d(_as(a))
 
 
+def _iterable_argument(a, name):
+    """``a`` as an array; scalars and 0-d arrays are refused with a TypeError, as NumPy's
+    dispatch of poly and roots refuses them (it iterates over the argument)."""
+    a = _as(a)
+    if a.ndim == 0:
+        raise TypeError(f"{name}() argument must be an iterable, not a 0-d array or scalar")
+    return a
+
+
 def poly(seq_of_zeros: ArrayLike) -> ndarray | float:
     """The coefficients of the monic polynomial with the given roots (numpy.poly).
 
@@ -54,7 +63,7 @@ def poly(seq_of_zeros: ArrayLike) -> ndarray | float:
         The coefficients, highest power first (real when complex roots come in conjugate
         pairs); 1.0 for no roots.
     """
-    zeros = _atleast_1d(seq_of_zeros)
+    zeros = _iterable_argument(seq_of_zeros, "poly")
     sh = zeros.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
         zeros = _eigen.eigvals(zeros)
@@ -93,7 +102,7 @@ def roots(p: ArrayLike) -> ndarray:
     ndarray
         The roots (complex unless all are real); empty for a constant polynomial.
     """
-    p = _atleast_1d(p)
+    p = _iterable_argument(p, "roots")
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     non_zero = _indexing.flatnonzero(p)
