@@ -375,7 +375,7 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: ArrayLike, *arg
     nd = arr.ndim
     axis = int(_np.lib.array_utils.normalize_axis_index(axis, nd))
     in_dims = list(range(nd))
-    inarr_view = _shape_ops.transpose(arr, in_dims[:axis] + in_dims[axis + 1:] + [axis])
+    inarr_view = _shape_ops.transpose(arr, tuple(in_dims[:axis] + in_dims[axis + 1:] + [axis]))
     inds = (ind + (Ellipsis,) for ind in _np.ndindex(inarr_view.shape[:-1]))
     try:
         ind0 = next(inds)
@@ -385,8 +385,8 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: ArrayLike, *arg
     res = _core.asarray(func1d(inarr_view[ind0], *args, **kwargs))
     buff = _core.zeros(inarr_view.shape[:-1] + res.shape, dtype=res.dtype)
     buff_dims = list(range(buff.ndim))
-    buff_permute = (buff_dims[0:axis] + buff_dims[buff.ndim - res.ndim:buff.ndim]
-                    + buff_dims[axis:buff.ndim - res.ndim])
+    buff_permute = tuple(buff_dims[0:axis] + buff_dims[buff.ndim - res.ndim:buff.ndim]
+                         + buff_dims[axis:buff.ndim - res.ndim])
     buff[ind0] = res
     for ind in inds:
         buff[ind] = _core.asarray(func1d(inarr_view[ind], *args, **kwargs))
@@ -430,6 +430,14 @@ def apply_over_axes(func: Callable[..., Any], a: ArrayLike, axes: Any) -> ndarra
     return val
 
 
+def _is_condition_array(c):
+    # An element of a 1-d condition array is a scalar (NumPy's indexing gives np.bool_;
+    # gpuarr's gives a 0-d array): a single condition, to be wrapped in a list.
+    if isinstance(c, _ndarray):
+        return c.ndim > 0
+    return isinstance(c, (list, _np.ndarray))
+
+
 def piecewise(x: ArrayLike, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> ndarray:
     """A piecewise-defined function (numpy.piecewise): where ``condlist[i]`` holds, the
     result is ``funclist[i](x[cond], *args, **kw)`` (or the constant ``funclist[i]``); one
@@ -453,8 +461,7 @@ def piecewise(x: ArrayLike, condlist: Any, funclist: Any, *args: Any, **kw: Any)
     """
     x = _core.asarray(x)
     n2 = len(funclist)
-    if isscalar(condlist) or (
-            not isinstance(condlist[0], (list, _ndarray, _np.ndarray)) and x.ndim != 0):
+    if isscalar(condlist) or (not _is_condition_array(condlist[0]) and x.ndim != 0):
         condlist = [condlist]
     if isinstance(condlist, _ndarray):
         condlist = condlist.astype(bool)
