@@ -56,7 +56,10 @@ class Row:
     ref: Callable | None = None
     check: Callable | None = None
     rtol: float | None = None
-    kind: str = "call"          # "run" for calls of more than a few milliseconds
+    # "run" (3 whole synchronised runs) where a call may take more than a few milliseconds
+    # in one of the libraries (a looped batched factorization, say): the call budget runs at
+    # least 50 calls.
+    kind: str = "call"
 
 
 # ------------------------------------------------------------------------ host inputs
@@ -1013,14 +1016,15 @@ for shape in ((1024, 32, 32), (256, 64, 64), (4096, 16, 16)):
     _la(f"solve float32 {lab}", "batched", square_rhs("float32", shape), *_solve,
         check=check_solve)
     _la(f"eigh float32 {lab}", "batched", square("float32", shape, spd=True), *_eigh,
-        check=check_eigh())
+        check=check_eigh(), kind="run")
     _la(f"inv float32 {lab}", "batched", square("float32", shape), *_inv, rtol=1e-3)
 _b = (1024, 32, 32)
 _la("cholesky float32 1024x32x32", "batched", square("float32", _b, spd=True), *_chol, rtol=1e-3)
 _la("det float32 1024x32x32", "batched", square("float32", _b), *_det, rtol=1e-3)
 _la("eigvalsh float64 1024x32x32", "batched", square("float64", _b, spd=True), *_eigvalsh,
-    check=check_eigh(values_only=True))
-_la("qr float32 1024x32x32", "batched", square("float32", _b), *_qr, check=check_qr())
+    check=check_eigh(values_only=True), kind="run")
+_la("qr float32 1024x32x32", "batched", square("float32", _b), *_qr, check=check_qr(),
+    kind="run")
 _la("svd float32 1024x32x32", "batched", square("float32", _b), *_svd, check=check_svd,
     kind="run")
 _la("matmul float32 1024x32x32", "batched", lambda: (well_conditioned("float32", _b),
@@ -1042,7 +1046,7 @@ _la("eigvalsh float64 512", "medium", square("float64", _m, spd=True), *_eigvals
 _la("svd float32 512", "medium", square("float32", _m), *_svd, check=check_svd, kind="run")
 _la("lstsq float64 512x256", "medium",
     lambda: (host("float64", (512, 256)), host("float64", (512,), 1)),
-    lambda xp, a, b: xp.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-8)
+    lambda xp, a, b: xp.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-8, kind="run")
 _la("pinv float32 512x256", "medium", vec("float32", (512, 256)),
     lambda xp, a: xp.linalg.pinv(a), lambda t, a: t.linalg.pinv(a), rtol=1e-2, kind="run")
 

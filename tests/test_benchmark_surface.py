@@ -172,3 +172,27 @@ def test_summary():
     assert above[1].split()[:2] == ["1.10x", "sort"]
     assert "not supported by gpuarr (1): partition float32 1000" in text
     assert "reduction" in text and "scan" in text     # per family
+
+
+def test_rows_run_through_the_harness_with_stand_ins():
+    """A few latency rows through the harness's runner, NumPy stand-ins for gpuarr and
+    CuPy: timed with the group's timer, ratios in the rows, the summary over them."""
+    ga = _numpy_stand_in("gpuarr", drop=("partition",))
+    ga._core = types.SimpleNamespace(_is_pending=lambda x: False, _launch_pending=None)
+    cp = _numpy_stand_in("cupy")
+    libs = {n: harness.Library(n, m, lambda: None, lambda: None, "0")
+            for n, m in (("gpuarr", ga), ("cupy", cp))}
+    names = ["sum float32 1000", "cumsum float32 1000", "partition float32 1000"]
+    group = harness.Group("surface", [w for w in surface.WORKLOADS if w.name in names],
+                          summary=surface.summary)
+    rows = harness.run_groups([group], libs, lib_order=("gpuarr", "cupy"),
+                              log=open(os.devnull, "w"))
+    by = {r["workload"]: r for r in rows}
+    for n in names[:2]:
+        assert by[n]["ratio"] > 0
+        assert len(by[n]["results"]["gpuarr"]["samples"]) == surface.CALL_TIMER["batches"]
+    assert by[names[2]]["results"]["gpuarr"]["status"] == "unsupported"
+    assert by[names[2]]["results"]["cupy"]["status"] == "ok"
+    text = harness.group_summaries([group], rows)["surface"]
+    assert text.startswith("surface summary: 3 rows, 2 timed")
+    assert "not supported by gpuarr (1): partition float32 1000" in text
