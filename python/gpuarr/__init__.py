@@ -93,6 +93,7 @@ from gpuarr._kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKe
 from gpuarr._fusion import fuse  # noqa: E402
 from gpuarr import profiler  # noqa: E402
 from gpuarr._config import show_config, get_config  # noqa: E402
+from gpuarr._flatiter import flatiter  # noqa: E402  (the type of ndarray.flat)
 from gpuarr._array_utils import *  # noqa: F401,F403,E402  (block, shape, ...)
 from gpuarr._printing import *  # noqa: F401,F403,E402  (array2string, set_printoptions, ...)
 from gpuarr._polynomial import *  # noqa: F401,F403,E402  (poly1d, polyfit, polyval, roots, ...)
@@ -139,7 +140,7 @@ __all__ = [
     "from_dlpack", "get_array_module", "allclose", "isclose", "array_equal", "array_equiv",
     "load", "save", "savez", "savez_compressed", "fromfile",
     "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "fuse", "profiler",
-    "show_config", "get_config",
+    "show_config", "get_config", "flatiter",
 ] + _ufuncs.ufunc_names + _sorting_all + _reductions_all + _shape_ops_all
 __all__ += _constants_all + _type_checks_all + _grid_creation_all + _index_tricks_all
 __all__ += _window_functions_all + _text_io_all

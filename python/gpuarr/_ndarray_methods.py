@@ -6,9 +6,19 @@ formatting, conversion to Python scalars) each cost one small device-to-host cop
 element for scalars), so NumPy's rules and messages apply exactly. The others call the
 module-level function of the same name (``a.sum()`` is ``gpuarr.sum(a)``)."""
 
+import contextlib
+import operator
+import os
+import pickle
+import sys
+
+import numpy as _np
+
 from gpuarr import (
     _array_api,
+    _assignment,
     _core,
+    _flatiter,
     _indexing,
     _io,
     _numpy_dispatch,
@@ -76,6 +86,236 @@ def _index(self):
     return h.__index__()
 
 
+def _clip(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
+    return _ufuncs.clip(self, min, max, out, **kwargs)
+
+
+def _round(self, decimals=0, out=None):
+    return _ufuncs.round(self, decimals, out)
+
+
+def _choose(self, choices, out=None, mode="raise"):
+    return _assignment.choose(self, choices, out, mode)
+
+
+_UNSET = object()
+_NOT_A_SUBTYPE = "Type must be a sub-type of ndarray type"
+
+
+def _view_layout(shape, strides, itemsize, new_itemsize):
+    """NumPy's shape and strides of a view with elements of ``new_itemsize`` bytes: the last
+    axis (contiguous, or of length 1) is split or merged; errors as NumPy's."""
+    if new_itemsize == itemsize:
+        return shape, strides
+    if not shape:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize "
+                         "is unchanged")
+    n = shape[-1]
+    size = 1
+    for d in shape:
+        size *= d
+    if n != 1 and size != 0 and strides[-1] != itemsize:
+        raise ValueError("To change to a dtype of a different size, the last axis must be "
+                         "contiguous")
+    if new_itemsize < itemsize:
+        if itemsize % new_itemsize:
+            raise ValueError("When changing to a smaller dtype, its size must be a divisor of "
+                             "the size of original dtype")
+        n *= itemsize // new_itemsize
+    else:
+        if (n * itemsize) % new_itemsize:
+            raise ValueError("When changing to a larger dtype, its size must be a divisor of "
+                             "the total size in bytes of the last axis of the array.")
+        n = n * itemsize // new_itemsize
+    return shape[:-1] + (n,), strides[:-1] + (new_itemsize,)
+
+
+def _view(self, *args, **kwargs):
+    """A new view of the array's memory (numpy.ndarray.view): ``view()``, ``view(dtype)``
+    reinterpreting the bytes (the last axis changes length when the itemsize does, as in
+    NumPy), ``view(type)`` for ``gpuarr.ndarray``. Unlike NumPy, a view whose elements would
+    be misaligned raises ValueError (device loads need aligned elements)."""
+    if len(args) > 2:
+        raise TypeError(f"view() takes from 0 to 2 positional arguments but {len(args)} were "
+                        "given")
+    for k in kwargs:
+        if k not in ("dtype", "type"):
+            raise TypeError(f"view() got an unexpected keyword argument '{k}'")
+    for i, k in enumerate(("dtype", "type")):
+        if len(args) > i and k in kwargs:
+            raise TypeError(f"argument for view() given by name ('{k}') and position ({i + 1})")
+    dtype = args[0] if args else kwargs.get("dtype", _UNSET)
+    typ = args[1] if len(args) > 1 else kwargs.get("type")
+    if len(args) > 1 and typ is None:
+        raise ValueError(_NOT_A_SUBTYPE)
+    if isinstance(dtype, type) and issubclass(dtype, (_core.ndarray, _np.ndarray)):
+        if typ is not None:
+            raise ValueError("Cannot specify output type twice.")
+        dtype, typ = _UNSET, dtype
+    if typ is not None and not (isinstance(typ, type) and issubclass(typ, _core.ndarray)):
+        raise ValueError(_NOT_A_SUBTYPE)
+    if dtype is _UNSET:
+        return _core._strided_view(self, self.shape, self.strides, 0)
+    dtype = _np.dtype(dtype)
+    shape, strides = _view_layout(self.shape, self.strides, self.itemsize, dtype.itemsize)
+    return _core._strided_view(self, shape, strides, 0, dtype)
+
+
+def _getfield(self, dtype, offset=0):
+    """The view of ``dtype`` at byte ``offset`` inside each element (numpy.ndarray.getfield);
+    ValueError where the field's elements would be misaligned on the device."""
+    dtype = _np.dtype(dtype)
+    offset = operator.index(offset)
+    if offset < 0:
+        raise ValueError("offset is negative")
+    if dtype.itemsize > self.itemsize:
+        raise ValueError("new type is larger than original type")
+    if offset + dtype.itemsize > self.itemsize:
+        raise ValueError("new type plus offset is larger than original type")
+    return _core._strided_view(self, self.shape, self.strides, offset, dtype)
+
+
+def _setfield(self, val, dtype, offset=0):
+    """Writes ``val`` into the field of ``dtype`` at byte ``offset`` of each element
+    (numpy.ndarray.setfield)."""
+    _getfield(self, dtype, offset)[...] = val
+
+
+def _byteswap(self, inplace=False):
+    """The array with the bytes of each element reversed (each component's, for complex), as
+    numpy.ndarray.byteswap; ``inplace=True`` writes them back into the array and returns it.
+    One device copy through a reversed byte view."""
+    dtype = self.dtype
+    size = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
+    if size == 1:
+        return self if inplace else self.copy()
+    flat = self.reshape(-1) if self.flags.c_contiguous else self.flatten()
+    swapped = _view(flat, _np.uint8).reshape(-1, size)[:, ::-1].copy()
+    out = _view(swapped.reshape(-1), dtype).reshape(self.shape)
+    if inplace:
+        self[...] = out
+        return self
+    return out
+
+
+def _tobytes(self, order="C"):
+    """The raw bytes of the elements in ``order`` (numpy.ndarray.tobytes): a copy to the
+    host, which a bytes object needs."""
+    if order is None:
+        order = "C"
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    fortran = self.flags.f_contiguous and not self.flags.c_contiguous
+    if order == "A":
+        order = "F" if fortran else "C"
+    if order == "K":
+        if self.flags.c_contiguous or fortran:
+            order = "F" if fortran else "C"
+        else:
+            # Memory order of the K-ordered copy: its axes by decreasing stride are C order.
+            k = self.copy(order="K")
+            perm = sorted(range(k.ndim), key=lambda i: -k.strides[i])
+            return k.transpose(perm).get().tobytes("C")
+    return self.get().tobytes(order)
+
+
+def _dumps(self):
+    """The pickle of the array (numpy.ndarray.dumps)."""
+    return pickle.dumps(self, protocol=2)
+
+
+def _dump(self, file):
+    """Pickles the array into ``file``, a path or a writable binary file (numpy.ndarray.dump)."""
+    ctx = contextlib.nullcontext(file) if hasattr(file, "write") else open(os.fspath(file), "wb")
+    with ctx as f:
+        pickle.dump(self, f, protocol=2)
+
+
+def _setflags(self, write=None, align=None, uic=None):
+    """numpy.ndarray.setflags within gpuarr's flags: every array is writeable and aligned and
+    none is a write-back copy, so ``write=False`` and ``align=False`` raise ValueError, as
+    does ``uic=True`` (as in NumPy); the other values change nothing."""
+    if write is not None and not write:
+        raise ValueError("cannot set WRITEABLE flag to False: gpuarr arrays are always "
+                         "writeable")
+    if align is not None and not align:
+        raise ValueError("cannot set ALIGNED flag to False: gpuarr arrays are always aligned")
+    if uic is not None and uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+
+
+_REFCOUNT_PROBE = object()
+_REFCHECK_MESSAGE = ("cannot resize an array that references or is referenced\n"
+                     "by another object in this way.\n"
+                     "Use the np.resize function to get a new resized copy or\n"
+                     " set refcheck=False to disable this check")
+
+
+def _resize_shape(new_shape):
+    if len(new_shape) == 1 and not isinstance(new_shape[0], (int, _np.integer)) \
+            and hasattr(new_shape[0], "__iter__"):
+        new_shape = tuple(new_shape[0])
+    shape = []
+    for d in new_shape:
+        try:
+            shape.append(operator.index(d))
+        except TypeError:
+            if len(new_shape) == 1:
+                raise TypeError("expected a sequence of integers or a single integer, got "
+                                f"'{d}'") from None
+            raise TypeError(f"'{type(d).__name__}' object cannot be interpreted as an "
+                            "integer") from None
+        if shape[-1] < 0:
+            raise ValueError("negative dimensions not allowed")
+    return tuple(shape)
+
+
+def _resize(self, *new_shape, refcheck=True):
+    """Changes the array's shape and size in place (numpy.ndarray.resize): new elements are
+    zero, the kept ones are the first in memory order. As in NumPy, an array that does not own
+    its memory, or (``refcheck=True``) that other objects reference, is not resized when its
+    size changes (ValueError); the array takes new device memory and a copy of its kept
+    elements."""
+    refs = sys.getrefcount(self)
+    if new_shape == (_REFCOUNT_PROBE,):
+        return refs
+    if len(new_shape) == 1 and new_shape[0] is None:
+        return None
+    fortran = self.ndim > 1 and self.flags.f_contiguous and not self.flags.c_contiguous
+    if not (self.flags.c_contiguous or self.flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
+    shape = _resize_shape(new_shape)
+    order = "F" if fortran else "C"
+    size = 1
+    for d in shape:
+        size *= d
+    if size == self.size:
+        self._adopt(self.reshape(shape, order=order))
+        return None
+    if self.base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if refcheck and refs > _UNREFERENCED:
+        raise ValueError(_REFCHECK_MESSAGE)
+    new = _core.zeros((size,), dtype=self.dtype)
+    kept = min(size, self.size)
+    if kept:
+        new[:kept] = self.reshape(-1, order=order)[:kept]
+    self._adopt(new.reshape(shape, order=order))
+    return None
+
+
+def _unreferenced_count():
+    # The references an array has inside _resize when only the caller's name refers to it
+    # (interpreter-dependent, so measured the way a method call makes them).
+    class Probe:
+        resize = _resize
+    probe = Probe()
+    return probe.resize(_REFCOUNT_PROBE)
+
+
+_UNREFERENCED = _unreferenced_count()
+
+
 def _method(fn):
     """``fn`` as a method: ``a.name(...)`` is ``fn(a, ...)``, with fn's name and docstring."""
     def method(self, *args, **kwargs):
@@ -130,9 +370,23 @@ _NDARRAY_METHODS = {
     "take": _indexing._m_take,
     "put": _indexing._m_put,
     "compress": _indexing._m_compress,
-    # products and files
+    # elementwise, selection and memory layout
+    "clip": _clip,
+    "round": _round,
+    "choose": _choose,
+    "flat": property(_flatiter.flat, _flatiter.set_flat),
+    "view": _view,
+    "getfield": _getfield,
+    "setfield": _setfield,
+    "byteswap": _byteswap,
+    "resize": _resize,
+    "setflags": _setflags,
+    # products, bytes and files
     "dot": _products._ndarray_dot,
     "tofile": _io._tofile,
+    "tobytes": _tobytes,
+    "dump": _dump,
+    "dumps": _dumps,
     # Keeps NumPy from treating gpuarr arrays as sequences to iterate over element by element.
     "__array_priority__": 100.0,
 }
