@@ -205,18 +205,10 @@ def _tobytes(self, order="C"):
         order = "C"
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    fortran = self.flags.f_contiguous and not self.flags.c_contiguous
     if order == "A":
-        order = "F" if fortran else "C"
-    if order == "K":
-        if self.flags.c_contiguous or fortran:
-            order = "F" if fortran else "C"
-        else:
-            # Memory order of the K-ordered copy: its axes by decreasing stride are C order.
-            k = self.copy(order="K")
-            perm = sorted(range(k.ndim), key=lambda i: -k.strides[i])
-            return k.transpose(perm).get().tobytes("C")
-    return self.get().tobytes(order)
+        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
+    # NumPy writes 'K' in C order (whatever the layout), as the host copy's tobytes does.
+    return self.get().tobytes("C" if order == "K" else order)
 
 
 def _dumps(self):
