@@ -60,7 +60,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype: DTypeLike
     start_a, stop_a = _np.asarray(start), _np.asarray(stop)
     if isinstance(start, _core.ndarray) or isinstance(stop, _core.ndarray):
         raise TypeError("gpuarr.linspace takes host scalars or arrays for start and stop")
-    dt = _np.result_type(start, stop, float(num))
+    # Python scalars stay weak (NumPy's rule); sequences go in as their arrays, since
+    # result_type reads a list as a structured dtype.
+    dt = _np.result_type(start if start_a.ndim == 0 else start_a,
+                         stop if stop_a.ndim == 0 else stop_a, float(num))
     if start_a.ndim or stop_a.ndim or dt.kind == "c" or dt not in (_np.float32, _np.float64):
         # Array end points, complex or float16 computations: NumPy's values, uploaded.
         res = _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
@@ -150,7 +153,7 @@ def _logspace(start, stop, num, endpoint, base, dtype, axis):
         ndmax = _np.broadcast(start, stop, base).ndim
         start, stop, base = (_np.array(a, copy=None, subok=True, ndmin=ndmax)
                              for a in (start, stop, base))
-        base = _np.expand_dims(base, axis=axis)
+        base = _core.asarray(_np.expand_dims(base, axis=axis))
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     res = _ufuncs.power(base, y)
     if dtype is None:
@@ -202,7 +205,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype: DTypeLike = None,
         result[0] = start
         if num > 1 and endpoint:
             result[-1] = stop
-    result = _ufuncs.multiply(_np.asarray(out_sign, dtype=dt), result)
+    result = _ufuncs.multiply(result, _core.asarray(out_sign), out=result)
     if axis != 0:
         result = _core._moveaxis(result, 0, axis)
     return result.astype(dtype, copy=False)
