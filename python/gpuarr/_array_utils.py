@@ -476,6 +476,12 @@ def piecewise(x: ArrayLike, condlist: Any, funclist: Any, *args: Any, **kw: Any)
     elif n != n2:
         raise ValueError(
             f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    shape = x.shape
+    if x.ndim == 0:
+        # A 0-d x selected by 0-d masks gives the functions 1-d arrays of 0 or 1 element,
+        # as a length-1 x does: computed as one, without 0-d boolean masks.
+        x = x.reshape(1)
+        condlist = condlist.reshape(n, 1)
     y = _core.zeros(x.shape, dtype=x.dtype)
     for cond, func in zip(condlist, funclist):
         if not isinstance(func, collections.abc.Callable):
@@ -484,7 +490,7 @@ def piecewise(x: ArrayLike, condlist: Any, funclist: Any, *args: Any, **kw: Any)
             vals = x[cond]
             if vals.size > 0:
                 y[cond] = func(vals, *args, **kw)
-    return y
+    return y.reshape(shape)
 
 
 _REQUIREMENT_FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C",
