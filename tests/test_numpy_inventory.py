@@ -5,7 +5,9 @@ Every public name of ``numpy``, ``numpy.linalg``, ``numpy.fft``, ``numpy.random`
 gpuarr namespace has it), not applicable (``not_applicable`` in numpy_inventory.toml, with a
 reason), or not implemented yet (``known_missing`` there, the worklist). A name NumPy adds is
 in none of them and fails the test; so does a worklist name that gpuarr now has (delete its
-line) and a not-applicable name that gpuarr implements after all.
+line) and a not-applicable name that gpuarr implements after all. A listed name that a later
+NumPy drops stays listed, for the earlier NumPy versions gpuarr supports, with the version
+that removed it (``removed_in``).
 """
 
 import pathlib
@@ -32,6 +34,13 @@ NAMESPACES = {
 }
 
 
+_NUMPY_VERSION = tuple(int(p) for p in np.__version__.split(".")[:2])
+
+
+def _version(text):
+    return tuple(int(p) for p in text.split(".")[:2])
+
+
 def _public_names(obj):
     return sorted(n for n in dir(obj) if not n.startswith("_"))
 
@@ -39,6 +48,11 @@ def _public_names(obj):
 def _section(key):
     section = DATA.get(key, {})
     return list(section.get("known_missing", [])), dict(section.get("not_applicable", {}))
+
+
+def _removed_in(key):
+    """Listed names that later NumPy versions drop: name -> the version that removed it."""
+    return dict(DATA.get(key, {}).get("removed_in", {}))
 
 
 def _classify(key):
@@ -64,7 +78,7 @@ keys = pytest.mark.parametrize("key", list(NAMESPACES))
 def test_the_data_file_has_exactly_the_namespaces():
     assert set(DATA) == set(NAMESPACES)
     for key, section in DATA.items():
-        assert set(section) <= {"known_missing", "not_applicable"}, key
+        assert set(section) <= {"known_missing", "not_applicable", "removed_in"}, key
 
 
 @keys
@@ -96,12 +110,28 @@ def test_not_applicable_names_are_not_implemented(key):
 @keys
 def test_entries_are_numpy_names_listed_once(key):
     missing, not_applicable = _section(key)
-    names = set(_public_names(NAMESPACES[key][0]))
-    assert not set(missing) - names, f"{key}: not NumPy names (any more): {set(missing) - names}"
+    # Names this NumPy dropped (removed_in, checked below) count as NumPy's.
+    names = set(_public_names(NAMESPACES[key][0])) | set(_removed_in(key))
+    assert not set(missing) - names, (
+        f"{key}: not NumPy names (any more; if a NumPy version gpuarr supports still has "
+        f"them, add them to removed_in): {set(missing) - names}")
     assert not set(not_applicable) - names, (
-        f"{key}: not NumPy names (any more): {set(not_applicable) - names}")
+        f"{key}: not NumPy names (any more; if a NumPy version gpuarr supports still has "
+        f"them, add them to removed_in): {set(not_applicable) - names}")
     assert missing == sorted(set(missing)), f"{key}: known_missing is not sorted and unique"
     assert not set(missing) & set(not_applicable), f"{key}: in both lists"
+
+
+@keys
+def test_removed_names_are_listed_and_gone_from_that_version_on(key):
+    missing, not_applicable = _section(key)
+    names = set(_public_names(NAMESPACES[key][0]))
+    for name, version in _removed_in(key).items():
+        assert name in missing or name in not_applicable, f"{key}: {name} is in neither list"
+        present = _NUMPY_VERSION < _version(version)
+        assert (name in names) == present, (
+            f"{key}: NumPy {np.__version__} {'lacks' if present else 'has'} {name}, "
+            f"which removed_in says NumPy {version} removed")
 
 
 @keys
