@@ -3,6 +3,7 @@
 # JSON report and a one-line summary.
 #
 #   tools/run_array_api_tests.sh [SUITE_DIR] [MAX_EXAMPLES] [EXTRA_PYTEST_ARGS...]
+#   tools/run_array_api_tests.sh --summarize REPORT.json...   (one line for several runs)
 #
 # SUITE_DIR     the suite's working tree with its `array-api` spec submodule checked out
 #               (default: .aat/array-api-tests in the repository, git-ignored)
@@ -17,6 +18,8 @@
 #                   default: SUITE_DIR/../wheels
 #   AAT_REPORT_DIR  where reports go (default: SUITE_DIR/../reports)
 #   AAT_WORKERS     pytest-xdist workers (default 8; 0 runs in one process)
+#   AAT_TIME_LIMIT  seconds after which pytest is interrupted (SIGINT), so that it still
+#                   writes its report (the tests not run yet are missing from it)
 #   GPUARR_PYTHONPATH  folder holding the gpuarr package (default: the repository's python/)
 #   ARRAY_API_TESTS_MODULE (default gpuarr), ARRAY_API_TESTS_VERSION (default 2024.12)
 #
@@ -26,6 +29,55 @@
 set -uo pipefail
 
 die() { echo "run_array_api_tests: $*" >&2; exit 2; }
+
+summarize() {  # python interpreter, then report files
+  local py=$1; shift
+  "$py" - "$@" <<'EOF'
+import json, sys
+paths = sys.argv[1:]
+counts, failing, commit, examples, labels = {}, [], set(), set(), set()
+interrupted = collected = 0
+for path in paths:
+    with open(path) as f:
+        report = json.load(f)
+    for k, v in report.get("summary", {}).items():
+        if isinstance(v, int):
+            counts[k] = counts.get(k, 0) + v
+    failing += [t["nodeid"] for t in report.get("tests", [])
+                if t.get("outcome") in ("failed", "error")]
+    meta = report.get("aat_runner", {})
+    commit.add(meta.get("suite_commit", "unknown"))
+    examples.add(str(meta.get("max_examples", "?")))
+    labels.add(f"{meta.get('module', '?')} {meta.get('version', '?')}")
+    interrupted += report.get("exitcode") == 2
+    collected += report.get("summary", {}).get("collected", 0)
+passed, failed = counts.get("passed", 0), counts.get("failed", 0)
+rate = 100.0 * passed / (passed + failed) if passed + failed else 0.0
+others = ", ".join(f"{counts[k]} {k}" for k in ("skipped", "xfailed", "xpassed", "error")
+                   if counts.get(k))
+line = (f"array-api-tests {'+'.join(sorted(commit))} {'+'.join(sorted(labels))} "
+        f"max-examples={'+'.join(sorted(examples))}: "
+        f"{passed} passed / {failed} failed ({rate:.1f}%)" + (f", {others}" if others else "")
+        + f" of {collected} collected"
+        + (f" [{len(paths)} reports]" if len(paths) > 1 else "")
+        + (f" INTERRUPTED ({interrupted} of the runs stopped early)" if interrupted else ""))
+base = paths[0][:-len(".json")] + ("" if len(paths) == 1 else ".combined")
+with open(base + ".summary.txt", "w") as f:
+    f.write(line + "\n")
+with open(base + ".failures.txt", "w") as f:
+    f.writelines(n + "\n" for n in sorted(failing))
+print(line)
+print(f"failing node ids: {base}.failures.txt")
+EOF
+}
+
+if [ "${1:-}" = --summarize ]; then
+  shift
+  [ $# -gt 0 ] || die "--summarize needs report files"
+  for f in "$@"; do [ -f "$f" ] || die "no report '$f'"; done
+  summarize "${PYTHON:-python3}" "$@"
+  exit $?
+fi
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 suite=${1:-$repo/.aat/array-api-tests}
@@ -104,35 +156,32 @@ suite_commit=$(cat "$suite/SUITE_COMMIT" 2>/dev/null || git -C "$suite" rev-pars
 
 echo "array-api-tests $suite_commit: $ARRAY_API_TESTS_MODULE, version $ARRAY_API_TESTS_VERSION," \
      "--max-examples $max_examples, ${xdist[*]:-one process}"
+limit=()
+if [ -n "${AAT_TIME_LIMIT:-}" ]; then
+  [[ "$AAT_TIME_LIMIT" =~ ^[0-9]+$ ]] || die "AAT_TIME_LIMIT must be a number of seconds"
+  limit=(timeout -s INT -k 60 "$AAT_TIME_LIMIT")
+fi
 cd "$suite" || die "cannot enter '$suite'"
-"$py" -m pytest "${targets[@]}" --max-examples "$max_examples" --disable-deadline \
+"${limit[@]}" "$py" -m pytest "${targets[@]}" --max-examples "$max_examples" --disable-deadline \
   "${xdist[@]}" -p no:cacheprovider --json-report --json-report-file="$report" \
   --json-report-omit=log "$@"
 rc=$?
 
 if [ -f "$report" ]; then
-  "$py" - "$report" "$suite_commit" "$max_examples" <<'EOF'
-import json, os, sys
-path, commit, examples = sys.argv[1:4]
+  # The runner's own facts go into the report, so that --summarize can name them.
+  "$py" - "$report" "$suite_commit" "$max_examples" "$ARRAY_API_TESTS_MODULE" \
+    "$ARRAY_API_TESTS_VERSION" <<'EOF'
+import json, sys
+path, commit, examples, module, version = sys.argv[1:6]
 with open(path) as f:
     report = json.load(f)
-s = report.get("summary", {})
-passed, failed, errors = s.get("passed", 0), s.get("failed", 0), s.get("error", 0)
-rate = 100.0 * passed / (passed + failed) if passed + failed else 0.0
-others = ", ".join(f"{s[k]} {k}" for k in ("skipped", "xfailed", "xpassed", "error") if s.get(k))
-line = (f"array-api-tests {commit} {os.environ['ARRAY_API_TESTS_MODULE']} "
-        f"{os.environ['ARRAY_API_TESTS_VERSION']} max-examples={examples}: "
-        f"{passed} passed / {failed} failed ({rate:.1f}%)" + (f", {others}" if others else ""))
-failing = sorted(t["nodeid"] for t in report.get("tests", [])
-                 if t.get("outcome") in ("failed", "error"))
-base = path[:-len(".json")]
-with open(base + ".summary.txt", "w") as f:
-    f.write(line + "\n")
-with open(base + ".failures.txt", "w") as f:
-    f.writelines(n + "\n" for n in failing)
-print(line)
-print(f"report: {path}\nfailing node ids: {base}.failures.txt")
+report["aat_runner"] = {"suite_commit": commit, "max_examples": int(examples),
+                        "module": module, "version": version}
+with open(path, "w") as f:
+    json.dump(report, f)
 EOF
+  summarize "$py" "$report"
+  echo "report: $report"
 else
   echo "run_array_api_tests: pytest wrote no report ($report); exit status $rc" >&2
 fi
