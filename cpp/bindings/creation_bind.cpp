@@ -3,6 +3,8 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "bindings/dtype_convert.hpp"
 #include "bindings/py_array.hpp"
@@ -17,6 +19,50 @@ namespace {
 
 DType dtype_or(py::handle dtype, DType fallback) {
   return dtype.is_none() ? fallback : dtype_from_py(dtype);
+}
+
+// The device named by a creation function's device=: -1 for None; a device id, or anything
+// with __index__ (a gpuarr.cuda.Device, which ndarray.device returns). ValueError otherwise,
+// as NumPy's for a device it does not know.
+int device_from_py(py::handle device) {
+  if (device.is_none()) return -1;
+  PyObject* d = device.ptr();
+  if (!PyBool_Check(d) && !PyUnicode_Check(d) && PyIndex_Check(d)) {
+    PyObject* index = PyNumber_Index(d);
+    if (index == nullptr) throw py::error_already_set();
+    const int64_t id = py::reinterpret_steal<py::object>(index).cast<int64_t>();
+    require_device();
+    if (id < 0 || id >= device_count()) {
+      throw ValueError("device " + std::to_string(id) + " is not available (" +
+                       std::to_string(device_count()) + " CUDA devices)");
+    }
+    return static_cast<int>(id);
+  }
+  throw ValueError("Device not understood. gpuarr arrays live on CUDA devices: device must be "
+                   "None, a gpuarr.cuda.Device or a device id, but received: " +
+                   py::str(device).cast<std::string>());
+}
+
+// Makes device= current while a creation function allocates and fills (no switch for None).
+struct DeviceScope {
+  explicit DeviceScope(int device) {
+    if (device >= 0) guard.emplace(device);
+  }
+  std::optional<DeviceGuard> guard;
+};
+
+// The *_like functions' device: device= when given, else the prototype's (the Array API's
+// rule), else the current one.
+int like_device(py::handle proto, py::handle device) {
+  const int d = device_from_py(device);
+  return d < 0 && is_gpuarr_array(proto) ? as_array(proto).a.device() : d;
+}
+
+// Whether `a` can be returned as the result of array/asarray(dtype=t, order=order) as is.
+bool fits_without_copy(const NDArray& a, DType t, char order) {
+  const bool layout_ok = (order == 'C' && a.c_contiguous()) ||
+                         (order == 'F' && a.f_contiguous()) || order == 'A' || order == 'K';
+  return t == a.dtype && layout_ok && a.device() == current_device();
 }
 
 py::object new_zeros(py::handle shape, py::handle dtype, py::handle order) {
@@ -116,8 +162,6 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
   if (is_gpuarr_array(obj)) {
     const NDArray& a = as_array(obj).a;
     const DType t = dtype_or(dtype, a.dtype);
-    const bool layout_ok = (order == 'C' && a.c_contiguous()) ||
-                           (order == 'F' && a.f_contiguous()) || order == 'A' || order == 'K';
     if (is_complex(a.dtype) && !is_complex(t) && t != DType::Bool) {
       static auto* complex_warning = new py::object(
           py::module_::import("numpy.exceptions").attr("ComplexWarning"));
@@ -128,7 +172,7 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
     }
     if (a.device() != current_device()) {
       out = make_owner(copy_to_current_device(a, t, order));
-    } else if (!copy && t == a.dtype && layout_ok) {
+    } else if (!copy && fits_without_copy(a, t, order)) {
       out = py::reinterpret_borrow<py::object>(obj);
     } else {
       out = make_owner(copy_array(a, t, order));
@@ -156,59 +200,143 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
   return out;
 }
 
+namespace {
+
+[[noreturn]] void copy_forbidden() {
+  throw ValueError("Unable to avoid copy while creating an array as requested.");
+}
+
+// array/asarray with NumPy 2's copy=: True always copies, None copies when needed, False
+// returns the input (or a view of it) and raises ValueError when a copy is needed (host data,
+// another dtype or layout, another device).
+py::object to_device_copy_mode(py::handle obj, py::handle dtype, py::handle copy,
+                               py::handle order, int64_t ndmin) {
+  const int always = copy.is_none() ? 0 : PyObject_IsTrue(copy.ptr());
+  if (always < 0) throw py::error_already_set();
+  if (copy.is_none() || always) return to_device(obj, dtype, always, order, ndmin);
+  if (is_gpuarr_array(obj)) {
+    const NDArray& a = as_array(obj).a;
+    if (!fits_without_copy(a, dtype_or(dtype, a.dtype), order_from_py(order, 'K'))) {
+      copy_forbidden();
+    }
+    return to_device(obj, dtype, false, order, ndmin);
+  }
+  if (py::object foreign = import_device_object(obj)) {
+    return to_device_copy_mode(foreign, dtype, copy, order, ndmin);
+  }
+  copy_forbidden();
+}
+
+}  // namespace
+
 void bind_creation(py::module_& m) {
-  m.def("empty", &new_empty, py::arg("shape"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C", "A new array without initialising its elements (numpy.empty).");
-  m.def("zeros", &new_zeros, py::arg("shape"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C", "A new array of zeros (numpy.zeros).");
-  m.def("ones", &new_ones, py::arg("shape"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C", "A new array of ones (numpy.ones).");
-  m.def("full", &new_full, py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
-        py::arg("order") = "C", "A new array filled with fill_value (numpy.full).");
-  m.def("empty_like", &new_empty_like, py::arg("a"), py::arg("dtype") = py::none(),
-        py::arg("order") = "K", py::arg("shape") = py::none(),
-        "A new uninitialised array with the shape and dtype of a (numpy.empty_like).");
+  m.def(
+      "empty",
+      [](py::handle shape, py::handle dtype, py::handle order, py::handle device) {
+        DeviceScope scope(device_from_py(device));
+        return new_empty(shape, dtype, order);
+      },
+      py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C", py::kw_only(),
+      py::arg("device") = py::none(),
+      "A new array without initialising its elements (numpy.empty).");
+  m.def(
+      "zeros",
+      [](py::handle shape, py::handle dtype, py::handle order, py::handle device) {
+        DeviceScope scope(device_from_py(device));
+        return new_zeros(shape, dtype, order);
+      },
+      py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C", py::kw_only(),
+      py::arg("device") = py::none(), "A new array of zeros (numpy.zeros).");
+  m.def(
+      "ones",
+      [](py::handle shape, py::handle dtype, py::handle order, py::handle device) {
+        DeviceScope scope(device_from_py(device));
+        return new_ones(shape, dtype, order);
+      },
+      py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C", py::kw_only(),
+      py::arg("device") = py::none(), "A new array of ones (numpy.ones).");
+  m.def(
+      "full",
+      [](py::handle shape, py::handle fill_value, py::handle dtype, py::handle order,
+         py::handle device) {
+        DeviceScope scope(device_from_py(device));
+        return new_full(shape, fill_value, dtype, order);
+      },
+      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
+      py::arg("order") = "C", py::kw_only(), py::arg("device") = py::none(),
+      "A new array filled with fill_value (numpy.full).");
+  m.def(
+      "empty_like",
+      [](py::handle a, py::handle dtype, py::handle order, py::handle shape, py::handle device) {
+        DeviceScope scope(like_device(a, device));
+        return new_empty_like(a, dtype, order, shape);
+      },
+      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
+      py::arg("shape") = py::none(), py::kw_only(), py::arg("device") = py::none(),
+      "A new uninitialised array with the shape and dtype of a (numpy.empty_like).");
   m.def(
       "zeros_like",
-      [](py::handle a, py::handle dtype, py::handle order, py::handle shape) {
+      [](py::handle a, py::handle dtype, py::handle order, py::handle shape, py::handle device) {
+        DeviceScope scope(like_device(a, device));
         return new_full_like(a, py::int_(0), dtype, order, shape);
       },
       py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
-      py::arg("shape") = py::none(),
+      py::arg("shape") = py::none(), py::kw_only(), py::arg("device") = py::none(),
       "An array of zeros with the shape and dtype of a (numpy.zeros_like).");
   m.def(
       "ones_like",
-      [](py::handle a, py::handle dtype, py::handle order, py::handle shape) {
+      [](py::handle a, py::handle dtype, py::handle order, py::handle shape, py::handle device) {
+        DeviceScope scope(like_device(a, device));
         return new_full_like(a, py::int_(1), dtype, order, shape);
       },
       py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K",
-      py::arg("shape") = py::none(),
+      py::arg("shape") = py::none(), py::kw_only(), py::arg("device") = py::none(),
       "An array of ones with the shape and dtype of a (numpy.ones_like).");
-  m.def("full_like", &new_full_like, py::arg("a"), py::arg("fill_value"),
-        py::arg("dtype") = py::none(), py::arg("order") = "K", py::arg("shape") = py::none(),
-        "An array filled with fill_value with the shape and dtype of a (numpy.full_like).");
-  m.def("eye", &new_eye, py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0,
-        py::arg("dtype") = py::none(), py::arg("order") = "C",
-        "A 2-d array with ones on the k-th diagonal and zeros elsewhere (numpy.eye).");
+  m.def(
+      "full_like",
+      [](py::handle a, py::handle fill_value, py::handle dtype, py::handle order,
+         py::handle shape, py::handle device) {
+        DeviceScope scope(like_device(a, device));
+        return new_full_like(a, fill_value, dtype, order, shape);
+      },
+      py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none(), py::arg("order") = "K",
+      py::arg("shape") = py::none(), py::kw_only(), py::arg("device") = py::none(),
+      "An array filled with fill_value with the shape and dtype of a (numpy.full_like).");
+  m.def(
+      "eye",
+      [](int64_t n, py::handle m_obj, int64_t k, py::handle dtype, py::handle order,
+         py::handle device) {
+        DeviceScope scope(device_from_py(device));
+        return new_eye(n, m_obj, k, dtype, order);
+      },
+      py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none(),
+      py::arg("order") = "C", py::kw_only(), py::arg("device") = py::none(),
+      "A 2-d array with ones on the k-th diagonal and zeros elsewhere (numpy.eye).");
   m.def(
       "array",
-      [](py::handle obj, py::handle dtype, bool copy, py::handle order, py::handle subok,
+      [](py::handle obj, py::handle dtype, py::handle copy, py::handle order, py::handle subok,
          int64_t ndmin) {
         (void)subok;
-        return to_device(obj, dtype, copy, order, ndmin);
+        return to_device_copy_mode(obj, dtype, copy, order, ndmin);
       },
       py::arg("obj"), py::arg("dtype") = py::none(), py::arg("copy") = true,
       py::arg("order") = "K", py::arg("subok") = false, py::arg("ndmin") = 0,
-      "An array on the current device from host data or another array (numpy.array); subok is "
-      "ignored.");
+      "An array on the current device from host data or another array (numpy.array); "
+      "copy=False raises ValueError when a copy is needed (NumPy 2); subok is ignored.");
   m.def(
       "asarray",
-      [](py::handle obj, py::handle dtype, py::handle order) {
-        return to_device(obj, dtype, false, order, 0);
+      [](py::handle obj, py::handle dtype, py::handle order, py::handle device,
+         py::handle copy) {
+        DeviceScope scope(device_from_py(device));
+        return to_device_copy_mode(obj, dtype, copy, order, 0);
       },
-      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = py::none(),
-      "The input as a gpuarr array, copied to the device only when needed (numpy.asarray); "
-      "zero-copy for __cuda_array_interface__ and DLPack objects.");
+      py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = py::none(), py::kw_only(),
+      py::arg("device") = py::none(), py::arg("copy") = py::none(),
+      "The input as a gpuarr array on device (the current one by default), copied only when "
+      "needed (numpy.asarray); copy=True always copies, copy=False raises ValueError when a "
+      "copy is needed; zero-copy for __cuda_array_interface__ and DLPack objects.");
+  m.def("_device_index", &device_from_py, py::arg("device"),
+        "The device id device= names (-1 for None); ValueError for anything else.");
   m.def(
       "ascontiguousarray",
       [](py::handle obj, py::handle dtype) {

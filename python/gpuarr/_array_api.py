@@ -7,7 +7,7 @@ import sys
 import numpy as _np
 
 from gpuarr import _core
-from gpuarr.cuda import Device as _Device, runtime as _runtime
+from gpuarr.cuda import Device as _Device, Stream as _Stream, runtime as _runtime
 
 __array_api_version__ = "2024.12"
 _SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
@@ -26,23 +26,30 @@ def namespace():
 
 
 def _to_device(self, device, /, *, stream=None):
-    """A copy on ``device`` (a gpuarr.cuda.Device or an id); ``self`` when already there."""
-    target = int(device) if not isinstance(device, str) else None
-    if target is None:
-        if device == "cpu":
-            raise ValueError("gpuarr arrays live on CUDA devices; use gpuarr.asnumpy for the host")
-        raise ValueError(f"unknown device {device!r}")
-    if target == self.device.id:
+    """A copy on ``device`` (a gpuarr.cuda.Device, what ``ndarray.device`` returns, or an
+    id); ``self`` when already there. ``stream`` (a gpuarr.cuda.Stream) orders the copy on
+    that stream of the target device instead of its current one."""
+    if isinstance(device, str):
+        raise ValueError(f"Unsupported device: {device!r}. gpuarr arrays live on CUDA devices "
+                         "(gpuarr.cuda.Device or an id); gpuarr.asnumpy copies to the host")
+    target = _core._device_index(device)
+    if target < 0 or target == self.device.id:
         return self
     with _Device(target):
-        return _core.array(self, copy=True)
-
+        if stream is None:
+            return _core.asarray(self, copy=True)
+        if not isinstance(stream, _Stream):
+            raise TypeError(f"stream must be a gpuarr.cuda.Stream or None, not {type(stream)}")
+        with stream:
+            return _core.asarray(self, copy=True)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
     """The standard's ``astype`` function."""
-    r = x.astype(dtype, copy=copy)
-    return r if device is None else _to_device(r, device)
+    if device is None:
+        return x.astype(dtype, copy=copy)
+    # One copy at most: the cast happens in the copy onto the device.
+    return _core.asarray(x, dtype, device=device, copy=True if copy else None)
 
 
 class _Info:

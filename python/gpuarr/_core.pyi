@@ -314,6 +314,16 @@ class ndarray:
         ...
     def astype(self, dtype: typing.Any, order: typing.Any = 'K', casting: str = 'unsafe', subok: typing.Any = None, copy: bool = True) -> typing.Any:
         ...
+    def byteswap(self, inplace = False):
+        """
+        The array with the bytes of each element reversed (each component's, for complex), as
+            numpy.ndarray.byteswap; ``inplace=True`` writes them back into the array and returns it.
+            One device copy through a reversed byte view.
+        """
+    def choose(self, choices, out = None, mode = 'raise'):
+        ...
+    def clip(self, min = None, max = None, out = None, **kwargs):
+        ...
     def compress(self, condition, axis = None, out = None):
         ...
     def conj(self) -> typing.Any:
@@ -334,6 +344,14 @@ class ndarray:
         ...
     def dot(self, b, out = None):
         ...
+    def dump(self, file):
+        """
+        Pickles the array into ``file``, a path or a writable binary file (numpy.ndarray.dump).
+        """
+    def dumps(self):
+        """
+        The pickle of the array (numpy.ndarray.dumps).
+        """
     def fill(self, arg0: typing.Any) -> None:
         ...
     def flatten(self, order = 'C'):
@@ -342,6 +360,11 @@ class ndarray:
         """
     def get(self, stream: typing.Any = None, out: typing.Any = None, blocking: bool = True) -> numpy.ndarray:
         ...
+    def getfield(self, dtype, offset = 0):
+        """
+        The view of ``dtype`` at byte ``offset`` inside each element (numpy.ndarray.getfield);
+            ValueError where the field's elements would be misaligned on the device.
+        """
     def item(self, *args) -> typing.Any:
         ...
     def max(self, *args, **kwargs):
@@ -372,10 +395,31 @@ class ndarray:
         ...
     def reshape(self, *args, order: typing.Any = 'C') -> typing.Any:
         ...
+    def resize(self, *new_shape, refcheck = True):
+        """
+        Changes the array's shape and size in place (numpy.ndarray.resize): new elements are
+            zero, the kept ones are the first in memory order. As in NumPy, an array that does not own
+            its memory, or (``refcheck=True``) that other objects reference, is not resized when its
+            size changes (ValueError); the array takes new device memory and a copy of its kept
+            elements.
+        """
+    def round(self, decimals = 0, out = None):
+        ...
     def searchsorted(self, v, side = 'left', sorter = None):
         ...
     def set(self, arr: typing.Any, stream: typing.Any = None) -> None:
         ...
+    def setfield(self, val, dtype, offset = 0):
+        """
+        Writes ``val`` into the field of ``dtype`` at byte ``offset`` of each element
+            (numpy.ndarray.setfield).
+        """
+    def setflags(self, write = None, align = None, uic = None):
+        """
+        numpy.ndarray.setflags within gpuarr's flags: every array is writeable and aligned and
+            none is a write-back copy, so ``write=False`` and ``align=False`` raise ValueError, as
+            does ``uic=True`` (as in NumPy); the other values change nothing.
+        """
     def sort(self, axis = -1, kind = None, order = None, *, stable = None):
         ...
     def squeeze(self, axis = None):
@@ -394,7 +438,14 @@ class ndarray:
         ...
     def to_device(self, device, *, stream = None):
         """
-        A copy on ``device`` (a gpuarr.cuda.Device or an id); ``self`` when already there.
+        A copy on ``device`` (a gpuarr.cuda.Device, what ``ndarray.device`` returns, or an
+            id); ``self`` when already there. ``stream`` (a gpuarr.cuda.Stream) orders the copy on
+            that stream of the target device instead of its current one.
+        """
+    def tobytes(self, order = 'C'):
+        """
+        The raw bytes of the elements in ``order`` (numpy.ndarray.tobytes): a copy to the
+            host, which a bytes object needs.
         """
     def tofile(self, fid, sep = '', format = '%s'):
         """
@@ -410,6 +461,13 @@ class ndarray:
     def var(self, *args, **kwargs):
         """
         Variance (``ddof``, or the Array API's ``correction``).
+        """
+    def view(self, *args, **kwargs):
+        """
+        A new view of the array's memory (numpy.ndarray.view): ``view()``, ``view(dtype)``
+            reinterpreting the bytes (the last axis changes length when the itemsize does, as in
+            NumPy), ``view(type)`` for ``gpuarr.ndarray``. Unlike NumPy, a view whose elements would
+            be misaligned raises ValueError (device loads need aligned elements).
         """
     @property
     def T(self) -> typing.Any:
@@ -432,6 +490,16 @@ class ndarray:
     @property
     def flags(self) -> Flags:
         ...
+    @property
+    def flat(self):
+        """
+        ``a.flat``: the flat iterator over ``a``.
+        """
+    @flat.setter
+    def flat(self, value):
+        """
+        ``a.flat = value``: every element of ``a`` from ``value``, repeated as needed.
+        """
     @property
     def itemsize(self) -> int:
         ...
@@ -559,6 +627,10 @@ def _correlate_direct(arg0: typing.Any, arg1: typing.Any, arg2: typing.Any, arg3
     ...
 def _cross(arg0: typing.Any, arg1: typing.Any, arg2: typing.SupportsInt | typing.SupportsIndex, arg3: typing.SupportsInt | typing.SupportsIndex, arg4: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     ...
+def _device_index(device: typing.Any) -> int:
+    """
+    The device id device= names (-1 for None); ValueError for anything else.
+    """
 def _diagonal(arg0: typing.Any, arg1: typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | typing.SupportsIndex, arg3: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     ...
 def _dlpack_consumer_stream(device: typing.SupportsInt | typing.SupportsIndex) -> int:
@@ -781,13 +853,13 @@ def _vecdot(arg0: typing.Any, arg1: typing.Any, arg2: typing.SupportsInt | typin
     ...
 def _where3(arg0: typing.Any, arg1: typing.Any, arg2: typing.Any) -> typing.Any:
     ...
-def array(obj: typing.Any, dtype: typing.Any = None, copy: bool = True, order: typing.Any = 'K', subok: typing.Any = False, ndmin: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
+def array(obj: typing.Any, dtype: typing.Any = None, copy: typing.Any = True, order: typing.Any = 'K', subok: typing.Any = False, ndmin: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
     """
-    An array on the current device from host data or another array (numpy.array); subok is ignored.
+    An array on the current device from host data or another array (numpy.array); copy=False raises ValueError when a copy is needed (NumPy 2); subok is ignored.
     """
-def asarray(a: typing.Any, dtype: typing.Any = None, order: typing.Any = None) -> typing.Any:
+def asarray(a: typing.Any, dtype: typing.Any = None, order: typing.Any = None, *, device: typing.Any = None, copy: typing.Any = None) -> typing.Any:
     """
-    The input as a gpuarr array, copied to the device only when needed (numpy.asarray); zero-copy for __cuda_array_interface__ and DLPack objects.
+    The input as a gpuarr array on device (the current one by default), copied only when needed (numpy.asarray); copy=True always copies, copy=False raises ValueError when a copy is needed; zero-copy for __cuda_array_interface__ and DLPack objects.
     """
 def ascontiguousarray(a: typing.Any, dtype: typing.Any = None) -> typing.Any:
     """
@@ -811,23 +883,23 @@ def device_synchronize() -> None:
     ...
 def driver_version() -> int:
     ...
-def empty(shape: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C') -> typing.Any:
+def empty(shape: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
     """
     A new array without initialising its elements (numpy.empty).
     """
-def empty_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None) -> typing.Any:
+def empty_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None, *, device: typing.Any = None) -> typing.Any:
     """
     A new uninitialised array with the shape and dtype of a (numpy.empty_like).
     """
-def eye(N: typing.SupportsInt | typing.SupportsIndex, M: typing.Any = None, k: typing.SupportsInt | typing.SupportsIndex = 0, dtype: typing.Any = None, order: typing.Any = 'C') -> typing.Any:
+def eye(N: typing.SupportsInt | typing.SupportsIndex, M: typing.Any = None, k: typing.SupportsInt | typing.SupportsIndex = 0, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
     """
     A 2-d array with ones on the k-th diagonal and zeros elsewhere (numpy.eye).
     """
-def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C') -> typing.Any:
+def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
     """
     A new array filled with fill_value (numpy.full).
     """
-def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None) -> typing.Any:
+def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None, *, device: typing.Any = None) -> typing.Any:
     """
     An array filled with fill_value with the shape and dtype of a (numpy.full_like).
     """
@@ -855,11 +927,11 @@ def mem_get_info(arg0: typing.SupportsInt | typing.SupportsIndex) -> tuple[int, 
     ...
 def no_device_reason() -> str:
     ...
-def ones(shape: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C') -> typing.Any:
+def ones(shape: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
     """
     A new array of ones (numpy.ones).
     """
-def ones_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None) -> typing.Any:
+def ones_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None, *, device: typing.Any = None) -> typing.Any:
     """
     An array of ones with the shape and dtype of a (numpy.ones_like).
     """
@@ -869,11 +941,11 @@ def set_device(arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
     ...
 def transfer_settings() -> dict:
     ...
-def zeros(shape: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C') -> typing.Any:
+def zeros(shape: typing.Any, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
     """
     A new array of zeros (numpy.zeros).
     """
-def zeros_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None) -> typing.Any:
+def zeros_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K', shape: typing.Any = None, *, device: typing.Any = None) -> typing.Any:
     """
     An array of zeros with the shape and dtype of a (numpy.zeros_like).
     """

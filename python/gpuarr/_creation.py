@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as _np
 
-from gpuarr import _array_api, _core, _ufuncs
+from gpuarr import _core, _ufuncs
+from gpuarr.cuda import Device as _Device
 
 if TYPE_CHECKING:
     from gpuarr._typing import AxisLike, DTypeLike, ShapeLike, ndarray
@@ -19,8 +20,14 @@ if TYPE_CHECKING:
 _EXACT_KERNEL_KINDS = "iuf"
 
 
-def arange(start, stop=None, step=None, dtype: DTypeLike = None) -> ndarray:
-    """Evenly spaced values in [start, stop), as ``numpy.arange``."""
+def arange(start, stop=None, step=None, dtype: DTypeLike = None, *, device=None,
+           like=None) -> ndarray:
+    """Evenly spaced values in [start, stop), as ``numpy.arange``; on ``device`` (a
+    gpuarr.cuda.Device or an id) when given."""
+    if device is not None or like is not None:
+        _reject_like("arange", like)
+        with _Device(_core._device_index(device)):
+            return arange(start, stop, step, dtype)
     if stop is None:
         start, stop = 0, start
     if step is None:
@@ -52,8 +59,12 @@ def arange(start, stop=None, step=None, dtype: DTypeLike = None) -> ndarray:
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype: DTypeLike = None,
-             axis: AxisLike = 0):
-    """``num`` evenly spaced samples over [start, stop], as ``numpy.linspace``."""
+             axis: AxisLike = 0, *, device=None):
+    """``num`` evenly spaced samples over [start, stop], as ``numpy.linspace``; on
+    ``device`` (a gpuarr.cuda.Device or an id) when given."""
+    if device is not None:
+        with _Device(_core._device_index(device)):
+            return linspace(start, stop, num, endpoint, retstep, dtype, axis)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -94,8 +105,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype: DTypeLike
     return y
 
 
-def identity(n, dtype: DTypeLike = None) -> ndarray:
+def identity(n, dtype: DTypeLike = None, *, like=None) -> ndarray:
     """The ``n`` x ``n`` identity matrix."""
+    _reject_like("identity", like)
     return _core.eye(n, dtype=dtype)
 
 
@@ -319,15 +331,7 @@ def asanyarray(a, dtype: DTypeLike = None, order=None, *, device=None, copy=None
         The array on the device.
     """
     _reject_like("asanyarray", like)
-    if copy:
-        r = _core.array(a, dtype=dtype, copy=True, order="K" if order is None else order)
-    else:
-        r = _core.asarray(a, dtype, order)
-        if copy is False and r is not a:
-            raise ValueError("Unable to avoid copy while creating an array as requested.")
-    if device is not None:
-        r = _array_api._to_device(r, device)
-    return r
+    return _core.asarray(a, dtype, order, device=device, copy=copy)
 
 
 def asarray_chkfinite(a, dtype: DTypeLike = None, order=None) -> ndarray:

@@ -444,32 +444,35 @@ def nancumprod(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
     return _scan(a, axis, dtype, out, True, True)
 
 
-def _cumulative(a, axis, dtype, include_initial, product):
+def _cumulative(a, axis, dtype, include_initial, product, out):
     a = _as_array(a)
     if axis is None:
         if a.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         axis = 0
+    if not include_initial:
+        return _scan(a, axis, dtype, out, product, False)
     r = _scan(a, axis, dtype, None, product, False)
-    if include_initial:
-        axis = _core._reduce_axes(axis, a.ndim)[0]
-        shape = list(r.shape)
-        shape[axis] = 1
-        init = _core.full(tuple(shape), 1 if product else 0, dtype=r.dtype)
-        r = _shape_ops.concatenate([init, r], axis=axis)
-    return r
+    axis = _core._reduce_axes(axis, a.ndim)[0]
+    shape = list(r.shape)
+    shape[axis] = 1
+    init = _core.full(tuple(shape), 1 if product else 0, dtype=r.dtype)
+    r = _shape_ops.concatenate([init, r], axis=axis)
+    if isinstance(out, _ndarray) and out.shape != r.shape:
+        raise ValueError("provided out is the wrong size for the accumulation.")
+    return _finish(r, None, out)
 
 
 def cumulative_sum(x: ArrayLike, /, *, axis: AxisLike = None, dtype: DTypeLike = None,
-                   include_initial: bool = False) -> ndarray:
-    """The Array API's cumulative sum."""
-    return _cumulative(x, axis, dtype, include_initial, False)
+                   out: ndarray | None = None, include_initial: bool = False) -> ndarray:
+    """The Array API's cumulative sum (numpy.cumulative_sum)."""
+    return _cumulative(x, axis, dtype, include_initial, False, out)
 
 
 def cumulative_prod(x: ArrayLike, /, *, axis: AxisLike = None, dtype: DTypeLike = None,
-                    include_initial: bool = False) -> ndarray:
-    """The Array API's cumulative product."""
-    return _cumulative(x, axis, dtype, include_initial, True)
+                    out: ndarray | None = None, include_initial: bool = False) -> ndarray:
+    """The Array API's cumulative product (numpy.cumulative_prod)."""
+    return _cumulative(x, axis, dtype, include_initial, True, out)
 
 
 # --- ufunc.reduce / ufunc.accumulate -------------------------------------------------

@@ -44,20 +44,44 @@ def _check_order(order):
 # --- sort / argsort ---------------------------------------------------------------------
 
 
-def sort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None) -> ndarray:
+def _reversed(a, axis):
+    """A view of ``a`` in reverse order along ``axis`` (a valid, non-negative axis)."""
+    return a[(slice(None),) * axis + (slice(None, None, -1),)]
+
+
+def _flat_axis(a, axis):
+    """(array, axis) with ``axis=None`` spelt as axis 0 of the flattened array."""
+    if axis is None:
+        return a.reshape(-1), 0
+    return a, _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+
+
+def sort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None,
+         descending=False) -> ndarray:
     """A sorted copy (numpy.sort); ``kind`` and ``stable`` are accepted and ignored, NaNs sort
-    last."""
+    last. ``descending=True`` (the Array API's) gives the reverse order, NaNs first."""
     _check_order(order)
+    if descending:
+        a, axis = _flat_axis(_as(a), axis)
+        return _reversed(_core._sort(a, axis), axis)
     return _core._sort(_as(a), axis)
 
 
-def argsort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None) -> ndarray:
+def argsort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None,
+            descending=False) -> ndarray:
     """The indices that sort an array (numpy.argsort); always stable (``kind`` and ``stable``
-    are accepted and ignored)."""
+    are accepted and ignored). ``descending=True`` (the Array API's) sorts in decreasing
+    order, equal elements keeping their relative order."""
     _check_order(order)
     a = _as(a)
     if a.ndim == 0 and axis is not None:
         axis = None  # NumPy: argsort of a 0-d array is array([0])
+    if descending:
+        # The stable ascending order of the reversed input, reversed and mapped back to the
+        # input's positions: decreasing order that keeps equal elements in input order.
+        a, axis = _flat_axis(a, axis)
+        r = _core._argsort(_reversed(a, axis), axis)
+        return (a.shape[axis] - 1) - _reversed(r, axis)
     return _core._argsort(a, axis)
 
 

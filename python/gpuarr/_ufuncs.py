@@ -146,9 +146,35 @@ def promote_types(type1, type2):
     return _np.promote_types(type1, type2)
 
 
+class _FloatInfo:
+    """numpy.finfo's fields, the Array API's as Python floats (``bits`` an int, ``dtype`` the
+    real dtype); the others (``resolution``, ``tiny``, ``precision``, ...) as NumPy's."""
+
+    __slots__ = ("_info", "bits", "eps", "max", "min", "smallest_normal", "dtype")
+
+    def __init__(self, info):
+        self._info = info
+        self.bits = info.bits
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.smallest_normal = float(info.smallest_normal)
+        self.dtype = info.dtype
+
+    def __getattr__(self, name):
+        return getattr(self._info, name)
+
+    def __repr__(self):
+        return repr(self._info)
+
+    def __str__(self):
+        return str(self._info)
+
+
 def finfo(dtype: DTypeLike):
-    """numpy.finfo, also for gpuarr arrays."""
-    return _np.finfo(_dtype_of(dtype))
+    """numpy.finfo, also for gpuarr arrays; ``eps``, ``max``, ``min`` and ``smallest_normal``
+    are Python floats (the Array API's ``finfo``)."""
+    return _FloatInfo(_np.finfo(_dtype_of(dtype)))
 
 
 def iinfo(int_type):

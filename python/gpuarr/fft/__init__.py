@@ -392,18 +392,26 @@ def irfft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = N
     return irfftn(a, s, axes, norm, out)
 
 
-def fftfreq(n, d=1.0, *, device=None) -> ndarray:
-    """Sample frequencies of fft (numpy.fft.fftfreq), float64 on the device."""
+def _frequencies(host_fn, n, d, dtype, device):
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
-    return _core.asarray(_np.fft.fftfreq(n, d))
+    if dtype is not None and _np.dtype(dtype).kind != "f":
+        raise ValueError(f"dtype must be a real floating-point dtype, got {_np.dtype(dtype)}")
+    # A closed form of n and d (no input array): NumPy's values, uploaded once.
+    freqs = host_fn(n, d)
+    return _core.asarray(freqs if dtype is None else freqs.astype(dtype), device=device)
 
 
-def rfftfreq(n, d=1.0, *, device=None) -> ndarray:
-    """Sample frequencies of rfft (numpy.fft.rfftfreq), float64 on the device."""
-    if not isinstance(n, (int, _np.integer)):
-        raise ValueError("n should be an integer")
-    return _core.asarray(_np.fft.rfftfreq(n, d))
+def fftfreq(n, d=1.0, *, dtype=None, device=None) -> ndarray:
+    """Sample frequencies of fft (numpy.fft.fftfreq), float64 (or ``dtype``, a real floating
+    dtype) on ``device`` (the current one by default)."""
+    return _frequencies(_np.fft.fftfreq, n, d, dtype, device)
+
+
+def rfftfreq(n, d=1.0, *, dtype=None, device=None) -> ndarray:
+    """Sample frequencies of rfft (numpy.fft.rfftfreq), float64 (or ``dtype``, a real
+    floating dtype) on ``device`` (the current one by default)."""
+    return _frequencies(_np.fft.rfftfreq, n, d, dtype, device)
 
 
 def fftshift(x: ndarray, axes=None) -> ndarray:
