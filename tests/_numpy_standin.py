@@ -10,8 +10,7 @@ import _device_standin
 
 
 def _array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
-    # gpuarr.array's copy=False copies only when needed: NumPy 2's copy=None.
-    return np.array(obj, dtype=dtype, copy=True if copy else None, order=order, ndmin=ndmin)
+    return np.array(obj, dtype=dtype, copy=copy, order=order, ndmin=ndmin)
 
 
 def _triangle(m, k, lower):

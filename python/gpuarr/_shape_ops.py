@@ -621,7 +621,7 @@ def indices(dimensions, dtype: DTypeLike = int, sparse=False):
 def asfortranarray(a: ArrayLike, dtype: DTypeLike = None, *, like=None) -> ndarray:
     """An array laid out in Fortran order (numpy.asfortranarray); ``like`` is not
     supported."""
-    a = _core.array(a, dtype=dtype, copy=False, order="F")
+    a = _core.array(a, dtype=dtype, copy=None, order="F")
     if a.ndim == 0:  # NumPy's ndmin=1: shape (1,), stride itemsize (the stride is not 0)
         a = _core._strided_view(a, (1,), (a.itemsize,), 0)
     return a
