@@ -58,11 +58,12 @@ int like_device(py::handle proto, py::handle device) {
   return d < 0 && is_gpuarr_array(proto) ? as_array(proto).a.device() : d;
 }
 
-// Whether `a` can be returned as the result of array/asarray(dtype=t, order=order) as is.
+// Whether `a`, on the current device, can be returned as the result of
+// array/asarray(dtype=t, order=order) as is.
 bool fits_without_copy(const NDArray& a, DType t, char order) {
   const bool layout_ok = (order == 'C' && a.c_contiguous()) ||
                          (order == 'F' && a.f_contiguous()) || order == 'A' || order == 'K';
-  return t == a.dtype && layout_ok && a.device() == current_device();
+  return t == a.dtype && layout_ok;
 }
 
 py::object new_zeros(py::handle shape, py::handle dtype, py::handle order) {
@@ -216,7 +217,8 @@ py::object to_device_copy_mode(py::handle obj, py::handle dtype, py::handle copy
   if (copy.is_none() || always) return to_device(obj, dtype, always, order, ndmin);
   if (is_gpuarr_array(obj)) {
     const NDArray& a = as_array(obj).a;
-    if (!fits_without_copy(a, dtype_or(dtype, a.dtype), order_from_py(order, 'K'))) {
+    if (a.device() != current_device() ||
+        !fits_without_copy(a, dtype_or(dtype, a.dtype), order_from_py(order, 'K'))) {
       copy_forbidden();
     }
     return to_device(obj, dtype, false, order, ndmin);
