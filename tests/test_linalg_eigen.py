@@ -558,7 +558,7 @@ def test_dc_nonfinite_batch(rng, small_tail, bad):
 
 @gpu_test
 def test_dc_chosen_by_auto_for_large_float64(rng):
-    n = 3072  # kTridiagDcMinN
+    n = 3072  # the H100 row's divide-and-conquer bound (core/routing_thresholds.cpp)
     a = _rand(rng, (n, n), "float64")
     g = gpuarr.asarray(a)
     assert gpuarr._core._eigh(g, True, True, "auto")[3] == "dc"

@@ -1,6 +1,6 @@
 """Where does eigh's divide-and-conquer path ("dc": own tridiagonal reduction,
 GPU divide and conquer, cusolverDnDormtr) overtake cusolverDnXsyevd ("syevd") for one float64
-matrix with eigenvectors? Sets kTridiagDcMinN (core/eigen_plan.hpp). Also times CuPy's eigh
+matrix with eigenvectors? Sets the dc row of the H100 eigh table (core/routing_thresholds.cpp). Also times CuPy's eigh
 (Xsyevd) and the eigenvalues' agreement between the two paths, on random symmetric matrices
 and on a matrix with clustered spectrum:
 
