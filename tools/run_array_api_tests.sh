@@ -13,14 +13,16 @@
 #
 # Environment (all optional):
 #   AAT_WHEELS      folder of the wheels the suite needs beyond pytest/xdist/hypothesis/numpy
-#                   (ndindex, pytest-json-report, pytest-metadata; a newer hypothesis is used
-#                   only when the installed one is older than the suite requires);
+#                   (ndindex, pytest-json-report, pytest-metadata; a newer hypothesis, with
+#                   sortedcontainers, is used only when the installed one is older than the
+#                   suite requires);
 #                   default: SUITE_DIR/../wheels
 #   AAT_REPORT_DIR  where reports go (default: SUITE_DIR/../reports)
 #   AAT_WORKERS     pytest-xdist workers (default 8; 0 runs in one process)
 #   AAT_TIME_LIMIT  seconds after which pytest is interrupted (SIGINT), so that it still
 #                   writes its report (the tests not run yet are missing from it)
-#   GPUARR_PYTHONPATH  folder holding the gpuarr package (default: the repository's python/)
+#   GPUARR_PYTHONPATH  folder holding the gpuarr package (default: the repository's python/,
+#                   with its built _core; set it empty to use the installed gpuarr)
 #   ARRAY_API_TESTS_MODULE (default gpuarr), ARRAY_API_TESTS_VERSION (default 2024.12)
 #
 # The suite reads xfails.txt / skips.txt from its folder when they exist; the measurement is
@@ -102,15 +104,15 @@ done
 wheels=${AAT_WHEELS:-$(dirname "$suite")/wheels}
 [ -d "$wheels" ] || die "wheel folder '$wheels' does not exist (set AAT_WHEELS); fill it with
   pip download --no-deps --python-version 3.12 --only-binary=:all: -d '$wheels' \\
-      ndindex==1.8 pytest-json-report pytest-metadata 'hypothesis>=6.151.0'"
+      ndindex==1.8 pytest-json-report pytest-metadata 'hypothesis>=6.151.0' sortedcontainers"
 
 py=${PYTHON:-python3}
 command -v "$py" >/dev/null || die "no '$py' on PATH (set PYTHON)"
-gpuarr_path=${GPUARR_PYTHONPATH:-$repo/python}
+gpuarr_path=${GPUARR_PYTHONPATH-$repo/python}
 export ARRAY_API_TESTS_MODULE=${ARRAY_API_TESTS_MODULE:-gpuarr}
 export ARRAY_API_TESTS_VERSION=${ARRAY_API_TESTS_VERSION:-2024.12}
 
-# The carried wheels go into a private target, in front of the interpreter's own packages.
+# The carried wheels go into a private folder, in front of the interpreter's own packages.
 target=$(mktemp -d "${TMPDIR:-/tmp}/aat-site.XXXXXX")
 trap 'rm -rf "$target"' EXIT
 need=(ndindex pytest_json_report pytest_metadata)
@@ -118,22 +120,27 @@ if ! "$py" - <<'EOF' 2>/dev/null
 import hypothesis, sys
 sys.exit(0 if tuple(map(int, hypothesis.__version__.split(".")[:2])) >= (6, 151) else 1)
 EOF
-then need+=(hypothesis); fi
+then need+=(hypothesis sortedcontainers); fi
 files=()
 for n in "${need[@]}"; do
   w=$(ls "$wheels"/"$n"-*.whl 2>/dev/null | sort -V | tail -n 1)
   [ -n "$w" ] || die "no $n wheel in '$wheels' (pip download it there; see above)"
   files+=("$w")
 done
-"$py" -m pip install --quiet --no-deps --no-index --target "$target" "${files[@]}" \
-  || die "pip could not install ${files[*]} into $target"
+# A wheel is a zip of an importable tree and its .dist-info (where pytest finds the plugins'
+# entry points): unpacking it is installing it, and needs no pip on the machine.
+"$py" -c 'import sys, zipfile
+for w in sys.argv[2:]:
+    zipfile.ZipFile(w).extractall(sys.argv[1])' "$target" "${files[@]}" \
+  || die "could not unpack ${files[*]} into $target"
 
-export PYTHONPATH="$target:$gpuarr_path${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$target${gpuarr_path:+:$gpuarr_path}${PYTHONPATH:+:$PYTHONPATH}"
 "$py" -c "import pytest, hypothesis, ndindex, pytest_jsonreport, numpy" \
   || die "the suite's dependencies do not import (pytest, hypothesis, numpy are expected installed)"
 if [ "$ARRAY_API_TESTS_MODULE" = gpuarr ]; then
   "$py" -c "import gpuarr, gpuarr._core; gpuarr.zeros(1)" \
-    || die "gpuarr does not import from '$gpuarr_path' or sees no GPU (is _core built for $("$py" -V)?)"
+    || die "gpuarr does not import from '${gpuarr_path:-the installed packages}' or sees no GPU
+  (is its _core built for $("$py" -V)? GPUARR_PYTHONPATH= uses an installed gpuarr)"
 fi
 
 workers=${AAT_WORKERS:-8}
