@@ -420,3 +420,33 @@ class TestDevice:
         with pytest.raises(ValueError):
             gpuarr.cumulative_sum(gpuarr.arange(4.0), out=gpuarr.empty(n),
                                   include_initial=include_initial)
+
+
+@pytest.mark.gpu
+@requires_gpu
+def test_device_keywords_across_two_devices():
+    if gpuarr.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two CUDA devices")
+    current = gpuarr.cuda.Device()
+    other = gpuarr.cuda.Device(1 - current.id if current.id < 2 else 0)
+    h = np.arange(6.0)
+    for made in (gpuarr.zeros(3, device=other), gpuarr.full(2, 1.5, device=other.id),
+                 gpuarr.eye(2, device=other), gpuarr.arange(4, device=other),
+                 gpuarr.linspace(0, 1, 3, device=other), gpuarr.asarray(h, device=other),
+                 gpuarr.fft.fftfreq(4, device=other)):
+        assert made.device == other
+    assert gpuarr.cuda.Device() == current  # device= does not change the current device
+    x = gpuarr.asarray(h)
+    y = gpuarr.asarray(x, device=other)
+    assert y.device == other and y is not x
+    np.testing.assert_array_equal(gpuarr.asnumpy(y), h)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        gpuarr.asarray(x, device=other, copy=False)
+    z = x.to_device(other)
+    assert z.device == other
+    np.testing.assert_array_equal(gpuarr.asnumpy(z), h)
+    # The *_like functions follow the prototype's device unless device= says otherwise.
+    assert gpuarr.zeros_like(z).device == other
+    assert gpuarr.ones_like(z, device=current).device == current
+    w = gpuarr.astype(x, np.float32, device=other)
+    assert w.device == other and w.dtype == np.float32
