@@ -391,10 +391,16 @@ class TestDevice:
         np.testing.assert_array_equal(gpuarr.asnumpy(z), np.arange(3, dtype=np.int8))
         assert gpuarr.astype(x, x.dtype, copy=True, device=x.device) is not x
 
-    def test_meshgrid_and_broadcast_arrays_return_tuples(self):
+    def test_meshgrid_and_broadcast_arrays_return_lists(self):
+        # The Array API 2024.12 (gpuarr's declared version) returns lists; tuples from 2025.12.
         a, b = gpuarr.arange(2), gpuarr.arange(3)
-        assert isinstance(gpuarr.meshgrid(a, b), tuple)
-        assert isinstance(gpuarr.broadcast_arrays(a[:, None], b), tuple)
+        for indexing in ("xy", "ij"):
+            for sparse in (False, True):
+                assert type(gpuarr.meshgrid(a, b, indexing=indexing, sparse=sparse)) is list
+        assert type(gpuarr.meshgrid(a)) is list and type(gpuarr.meshgrid()) is list
+        assert type(gpuarr.broadcast_arrays(a[:, None], b)) is list
+        assert type(gpuarr.broadcast_arrays(a, a)) is list
+        assert type(gpuarr.broadcast_arrays()) is list
 
     def test_finfo_of_an_array(self):
         info = gpuarr.finfo(gpuarr.zeros(2, dtype=np.float32))

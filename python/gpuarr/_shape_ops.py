@@ -172,12 +172,13 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike, subok=False) -> ndarray:
 
 def broadcast_arrays(*args, subok=False):
     """Broadcast arrays against each other (numpy.broadcast_arrays); views (gpuarr arrays
-    have no writeable flag: writing to them is not refused)."""
+    have no writeable flag: writing to them is not refused). A list, as the Array API
+    2024.12 (gpuarr's ``__array_api_version__``) and CuPy return; NumPy 2 returns a tuple."""
     arrays = [_arr(a) for a in args]
     shape = _core._broadcast_shapes(*[a.shape for a in arrays])
     if all(a.shape == shape for a in arrays):
-        return tuple(arrays)
-    return tuple(_core._broadcast_to(a, shape) for a in arrays)
+        return arrays
+    return [_core._broadcast_to(a, shape) for a in arrays]
 
 
 def atleast_1d(*arys):
@@ -584,7 +585,9 @@ def tril(m: ArrayLike, k=0) -> ndarray:
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
-    """Coordinate matrices from coordinate vectors (numpy.meshgrid)."""
+    """Coordinate matrices from coordinate vectors (numpy.meshgrid). A list, as the Array
+    API 2024.12 (gpuarr's ``__array_api_version__``) and CuPy return; NumPy 2 returns a
+    tuple."""
     ndim = len(xi)
     if indexing not in ["xy", "ij"]:
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
@@ -596,8 +599,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if not sparse:
         output = broadcast_arrays(*output)
     if copy:
-        output = tuple(x.copy() for x in output)
-    return tuple(output)
+        output = [x.copy() for x in output]
+    return list(output)
 
 
 def indices(dimensions, dtype: DTypeLike = int, sparse=False):
