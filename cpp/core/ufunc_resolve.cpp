@@ -56,6 +56,32 @@ int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
                     "' did not contain a loop with signature matching types <class "
                     "'numpy.dtypes.BoolDType'> -> None");
   }
+  if (u.resolver == UfuncResolver::NoAllBoolLoop && all_bool && !dtype) {
+    std::string types;
+    for (int k = 0; k < u.nin; ++k)
+      types += std::string(k ? ", " : "") + "<class 'numpy.dtypes.BoolDType'>";
+    throw TypeError(std::string("ufunc '") + u.name +
+                    "' did not contain a loop with signature matching types (" + types +
+                    ") -> None");
+  }
+  // Whether operand k can go to a loop input of type `in`: safely; with IntExponent and an
+  // array (or NumPy scalar) operand that is not bool, a Python int to any integer or float
+  // input and a Python bool as a bool. (Beside bool alone a Python int is int64, and
+  // Python scalars alone are int64 and float64, as NumPy resolves them.)
+  bool beside_number = false, any_strong = false;
+  for (int k = 0; k < u.nin; ++k) {
+    any_strong |= ops[k].weak == WeakKind::None;
+    beside_number |= ops[k].weak == WeakKind::None && ops[k].dtype != DType::Bool;
+  }
+  auto takes = [&](int k, DType in) {
+    if (u.resolver == UfuncResolver::IntExponent && beside_number) {
+      if (ops[k].weak == WeakKind::Int && (is_integer(in) || is_float(in))) return true;
+      if (ops[k].weak == WeakKind::Bool) return can_cast(DType::Bool, in, Casting::Safe);
+    } else if (u.resolver == UfuncResolver::IntExponent && !any_strong) {
+      return can_cast(ops[k].dtype, in, Casting::Safe);  // bool, int64, float64, complex128
+    }
+    return can_cast(eff[k], in, Casting::Safe);
+  };
 
   if (dtype) {
     // A forced dtype names the loop: the first whose output is `dtype`, with inputs the
@@ -66,7 +92,7 @@ int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
       for (int k = 0; k < u.nin; ++k) homogeneous &= loops[i].in[k] == loops[i].out;
       if (!homogeneous) {
         bool ok = true;
-        for (int k = 0; k < u.nin; ++k) ok &= can_cast(eff[k], loops[i].in[k], Casting::Safe);
+        for (int k = 0; k < u.nin; ++k) ok &= takes(k, loops[i].in[k]);
         if (!ok) continue;
       }
       for (int k = 0; k < u.nin; ++k) {
@@ -90,7 +116,7 @@ int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
   }
   for (size_t i = 0; i < loops.size(); ++i) {
     bool ok = true;
-    for (int k = 0; k < u.nin && ok; ++k) ok = can_cast(eff[k], loops[i].in[k], Casting::Safe);
+    for (int k = 0; k < u.nin && ok; ++k) ok = takes(k, loops[i].in[k]);
     if (ok) return static_cast<int>(i);
   }
   no_loop(u, "safe");

@@ -28,6 +28,10 @@ enum class UfuncResolver : uint8_t {
   NoBoolSubtract,  // bool operands -> NumPy's "boolean subtract is not supported"
   NoBoolNegative,  // bool operand -> NumPy's "boolean negative is not supported"
   NoBoolLoop,      // bool operand -> no loop (NumPy does not promote bool for positive)
+  NoAllBoolLoop,   // only bool operands -> no loop (gcd, lcm: integer loops, bool alone not
+                   // promoted)
+  IntExponent,     // a Python int takes any integer or float input of a loop whatever the
+                   // other operands (ldexp: its value is then checked against that type)
 };
 
 struct UfuncSignature {
