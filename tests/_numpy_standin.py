@@ -23,7 +23,7 @@ def _reduce(op, a, axis, keepdims):
 
 _UFUNCS = ["add", "subtract", "multiply", "divide", "power", "cos", "less", "less_equal",
            "greater_equal", "not_equal", "logical_or", "logical_not", "remainder",
-           "floor_divide", "isfinite", "clip"]
+           "floor_divide", "isfinite", "clip", "sqrt", "i0"]
 
 
 class DeviceArray(np.ndarray):

@@ -139,6 +139,9 @@ def int_input(rng, name, pos, dtype, shape):
         return rng.integers(lo, bits + 3, size=shape).astype(dtype)
     if name == "power" and pos == 1:
         return rng.integers(0, 9, size=shape).astype(dtype)
+    if name == "ldexp" and pos == 1:  # mostly in range; the extremes saturate as NumPy's
+        x = rng.integers(-40, 40, size=shape).astype(dtype)
+        return _sprinkle(x, [info.min, info.max, 0, -1])
     if name == "reciprocal":  # 1 // 0 is platform-defined in NumPy (x86: INT_MIN)
         x = rng.integers(max(info.min, -3), 4, size=shape).astype(dtype)
         x[x == 0] = 1

@@ -506,14 +506,17 @@ GPUARR_BINDINGS(10) {
       })
       .def("__repr__", [](const PyUfunc& f) { return std::string("<ufunc '") + f.def->name + "'>"; });
 
-  py::dict ufuncs;
+  // NumPy's ufuncs; names starting with '_' are kernels of NumPy functions (frexp's halves,
+  // sinc, ...) that the Python layer calls.
+  py::dict ufuncs, kernels;
   for (const UfuncDef* d : all_ufuncs()) {
     py::object f = py::cast(PyUfunc{d});
     f.attr("__name__") = d->name;
     f.attr("__doc__") = d->doc;
-    ufuncs[d->name] = f;
+    (d->name[0] == '_' ? kernels : ufuncs)[d->name] = f;
   }
   m.attr("_ufuncs") = ufuncs;
+  m.attr("_ufunc_kernels") = kernels;
 
   py::object cls = m.attr("ndarray");
   for (const BinaryOp& op : kBinaryOps) {

@@ -50,5 +50,6 @@ void add_trig_ufuncs(std::vector<const UfuncDef*>& out);
 void add_comparison_ufuncs(std::vector<const UfuncDef*>& out);
 void add_logic_bit_ufuncs(std::vector<const UfuncDef*>& out);
 void add_ternary_ufuncs(std::vector<const UfuncDef*>& out);
+void add_special_ufuncs(std::vector<const UfuncDef*>& out);
 
 }  // namespace gpuarr

@@ -12,6 +12,7 @@ const std::vector<const UfuncDef*>& all_ufuncs() {
     add_comparison_ufuncs(*v);
     add_logic_bit_ufuncs(*v);
     add_ternary_ufuncs(*v);
+    add_special_ufuncs(*v);
     return v;
   }();
   return *list;

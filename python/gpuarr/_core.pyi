@@ -950,4 +950,5 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K',
     An array of zeros with the shape and dtype of a (numpy.zeros_like).
     """
 _fast_operator_slots: bool = True
+_ufunc_kernels: dict
 _ufuncs: dict

@@ -50,7 +50,8 @@ _clip_ufunc = _UFUNCS.pop("clip")
 ufunc_names = sorted(_UFUNCS) + [
     "mod", "true_divide", "abs", "conj", "degrees", "radians", "acos", "asin", "atan", "atan2",
     "acosh", "asinh", "atanh", "pow", "bitwise_left_shift", "bitwise_right_shift",
-    "bitwise_invert", "bitwise_not", "divmod"]
+    "bitwise_invert", "bitwise_not", "divmod", "frexp", "modf", "isposinf", "isneginf",
+    "sinc", "i0"]
 
 
 def clip(a: ArrayLike, a_min=None, a_max=None, out: ndarray | None = None, *, min=None, max=None,  # noqa: A002
@@ -216,3 +217,110 @@ def _rdivmod_method(self, other):
     if not isinstance(other, (int, float, bool, _np.generic)):
         return NotImplemented
     return divmod(other, self)
+
+
+# --- two-output ufuncs and NumPy's functions over ufuncs --------------------------------
+# frexp, modf, sinc and i0 run the kernels in _core._ufunc_kernels (ufuncs that NumPy does
+# not have under these names: one per output of frexp and modf).
+
+
+def _two_outputs(out1, out2, out):
+    """NumPy's rules for the outputs of a two-output ufunc (positional or ``out=``)."""
+    if out is None:
+        raise TypeError("'out' must be a tuple of arrays")
+    if out1 is not None or out2 is not None:
+        if out != (None, None):
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        return out1, out2
+    if not isinstance(out, tuple):
+        raise TypeError("'out' must be a tuple of arrays")
+    if len(out) != 2:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    return out
+
+
+def _extent(a):
+    lo = hi = a.__cuda_array_interface__["data"][0]
+    for n, s in zip(a.shape, a.strides):
+        if s < 0:
+            lo += s * (n - 1)
+        else:
+            hi += s * (n - 1)
+    return lo, hi + a.itemsize
+
+
+def _overlaps(x, out):
+    """Whether `out` (an output) may overlap input `x`, by the bounds of their elements."""
+    if not (isinstance(x, _ndarray) and isinstance(out, _ndarray)) or not x.size or not out.size:
+        return False
+    (xl, xh), (ol, oh) = _extent(x), _extent(out)
+    return xl < oh and ol < xh
+
+
+def _apply_two(first, second, x, out1, out2, out, kwargs):
+    """Kernels `first` and `second` (names in _core._ufunc_kernels) of one input, into the
+    two outputs."""
+    out1, out2 = _two_outputs(out1, out2, out)
+    first, second = _core._ufunc_kernels[first], _core._ufunc_kernels[second]
+    if _overlaps(x, out1) or _overlaps(x, out2):
+        x = _core.copy(x)  # the first result must not change the input of the second
+    return first(x, out=out1, **kwargs), second(x, out=out2, **kwargs)
+
+
+def frexp(x: ArrayLike, out1=None, out2=None, /, *, out=(None, None), **kwargs):
+    """Decompose x into mantissa and twos exponent, ``x = m * 2**e`` (numpy.frexp).
+
+    Returns ``(m, e)``: m in [0.5, 1) with x's sign (x itself for 0, inf and NaN) and the
+    int32 exponent (0 for those). Two kernels, one per output. ``where=`` is not supported.
+    """
+    return _apply_two("_frexp_mantissa", "_frexp_exponent", x, out1, out2, out, kwargs)
+
+
+def modf(x: ArrayLike, out1=None, out2=None, /, *, out=(None, None), **kwargs):
+    """The fractional and integral parts of x, both signed like x (numpy.modf).
+
+    Two kernels, one per output. ``where=`` is not supported.
+    """
+    return _apply_two("_modf_fractional", "_modf_integral", x, out1, out2, out, kwargs)
+
+
+def _signbit_unless_ambiguous(x):
+    try:
+        return _UFUNCS["signbit"](x)
+    except TypeError as e:
+        dtype = _as_array(x).dtype
+        raise TypeError(f"This operation is not supported for {dtype} values because it "
+                        "would be ambiguous.") from e
+
+
+def isposinf(x: ArrayLike, out: ndarray | None = None) -> ndarray:
+    """True where x is positive infinity (numpy.isposinf: ``isinf(x) & ~signbit(x)``)."""
+    sign = _signbit_unless_ambiguous(x)
+    return _UFUNCS["logical_and"](_UFUNCS["isinf"](x), _UFUNCS["logical_not"](sign), out=out)
+
+
+def isneginf(x: ArrayLike, out: ndarray | None = None) -> ndarray:
+    """True where x is negative infinity (numpy.isneginf: ``isinf(x) & signbit(x)``)."""
+    sign = _signbit_unless_ambiguous(x)
+    return _UFUNCS["logical_and"](_UFUNCS["isinf"](x), sign, out=out)
+
+
+def sinc(x: ArrayLike) -> ndarray:
+    """The normalised sinc function ``sin(pi x) / (pi x)``, 1 at 0 (numpy.sinc), in one
+    kernel; integer and bool input gives float64, as NumPy's ``pi * x``."""
+    x = _as_array(x)
+    if x.dtype.kind in "biu":
+        return _core._ufunc_kernels["_sinc"](x, dtype=_np.float64)
+    return _core._ufunc_kernels["_sinc"](x)
+
+
+def i0(x: ArrayLike) -> ndarray:
+    """The modified Bessel function of the first kind, order 0 (numpy.i0): Cephes' Chebyshev
+    expansions that NumPy evaluates, in one kernel; integer and bool input gives float64.
+    Complex input raises TypeError, as NumPy's."""
+    x = _as_array(x)
+    if x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    if x.dtype.kind != "f":
+        return _core._ufunc_kernels["_i0"](x, dtype=_np.float64)
+    return _core._ufunc_kernels["_i0"](x)

@@ -3,8 +3,7 @@
 bartlett, blackman, hamming and hanning are computed on the device from ``arange`` and
 ufuncs, in NumPy's order of operations, so that they agree with NumPy's values up to the
 device's cosine (a window can be long, and it usually feeds device work such as an FFT).
-kaiser needs the modified Bessel function ``i0``, which gpuarr has no ufunc for: its values
-are NumPy's, computed on the host and uploaded once (no round trip)."""
+kaiser evaluates ``i0`` on the device as well (NumPy's Cephes expansion, one kernel)."""
 
 from __future__ import annotations
 
@@ -132,10 +131,18 @@ def kaiser(M, beta) -> ndarray:
     Returns
     -------
     ndarray
-        float64 window ``i0(beta sqrt(1 - (2n/(M-1) - 1)^2)) / i0(beta)``. gpuarr has no
-        ``i0`` ufunc, so the values are NumPy's, computed on the host and uploaded once.
+        float64 window ``i0(beta sqrt(1 - ((n - alpha)/alpha)^2)) / i0(beta)`` with
+        ``alpha = (M - 1)/2``, computed on the device in NumPy's order of operations.
     """
-    return _core.array(_np.kaiser(M, beta))
+    values = _np.array([0.0, M, beta])
+    M, beta = values[1], values[2]
+    if M == 1:
+        return _core.ones(1, dtype=values.dtype)
+    n = _creation.arange(0, M)
+    alpha = (M - 1) / 2.0
+    ratio = _ufuncs.power(_ufuncs.divide(_ufuncs.subtract(n, alpha), alpha), 2.0)
+    arg = _ufuncs.multiply(beta, _ufuncs.sqrt(_ufuncs.subtract(1, ratio)))
+    return _ufuncs.divide(_ufuncs.i0(arg), _ufuncs.i0(beta))
 
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]

@@ -82,6 +82,10 @@ template <class F> GPUARR_UFN_FN F quiet_nan() {
   if constexpr (same_v<F, float>) return __int_as_float(0x7fc00000);
   else return __longlong_as_double(0x7ff8000000000000LL);
 }
+template <class F> GPUARR_UFN_FN F infinity() {
+  if constexpr (same_v<F, float>) return __int_as_float(0x7f800000);
+  else return __longlong_as_double(0x7ff0000000000000LL);
+}
 
 // float16 storage -> float32 compute. __half2float returns a canonical NaN; the sign bit is
 // kept (copysign and signbit see it). A template so that this header needs no __half: `H`
@@ -696,6 +700,226 @@ struct RightShift {
     if (static_cast<unsigned long long>(b) < sizeof(T) * 8) return static_cast<T>(a >> b);
     if constexpr (is_signed_v<T>) return a < 0 ? T(-1) : T(0);
     else return T(0);
+  }
+};
+
+// ---- floating-point parts and neighbours, integer number theory, bit counts ---------
+struct Fabs {
+  GPUARR_UFN_NAME(Fabs)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const { return r_fabs(x); }
+};
+// NumPy's npy_heaviside: 0 below zero, h0 at (either) zero, 1 above, NaN for NaN.
+struct Heaviside {
+  GPUARR_UFN_NAME(Heaviside)
+  template <class T> GPUARR_UFN_FN T operator()(T x, T h0) const {
+    if (isnan(x)) return quiet_nan<T>();
+    if (x == 0) return h0;
+    return x < 0 ? T(0) : T(1);
+  }
+};
+// x * 2**e. An exponent beyond int's range saturates to it, as NumPy's long loops do
+// (the result then overflows or underflows whatever x is).
+struct Ldexp {
+  GPUARR_UFN_NAME(Ldexp)
+  template <class T, class E> GPUARR_UFN_FN T operator()(T x, E e) const {
+    constexpr int kMax = 0x7fffffff;
+    const int n = e > E(kMax) ? kMax : e < E(-kMax - 1) ? -kMax - 1 : int(e);
+    if constexpr (same_v<T, float>) return ::ldexpf(x, n);
+    else return ::ldexp(x, n);
+  }
+};
+// frexp's two results, one functor each: the mantissa in [0.5, 1) with x's sign (x itself
+// for 0, inf and NaN) and the exponent (0 for those).
+struct FrexpMantissa {
+  GPUARR_UFN_NAME(FrexpMantissa)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    int e;
+    if constexpr (same_v<T, float>) return ::frexpf(x, &e);
+    else return ::frexp(x, &e);
+  }
+};
+struct FrexpExponent {
+  GPUARR_UFN_NAME(FrexpExponent)
+  template <class T> GPUARR_UFN_FN int operator()(T x) const {
+    int e = 0;
+    if (isfinite(x)) {
+      if constexpr (same_v<T, float>) ::frexpf(x, &e);
+      else ::frexp(x, &e);
+    }
+    return e;
+  }
+};
+// modf's two results: the fractional part (signed like x; +-0 for +-inf) and the integral
+// part (trunc).
+struct ModfFractional {
+  GPUARR_UFN_NAME(ModfFractional)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    T integral;
+    if constexpr (same_v<T, float>) return ::modff(x, &integral);
+    else return ::modf(x, &integral);
+  }
+};
+struct ModfIntegral {
+  GPUARR_UFN_NAME(ModfIntegral)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const { return r_trunc(x); }
+};
+
+// float16 neighbours, computed on its values held in float (exact): the distance from x to
+// its next float16 away from zero (`up`) or towards zero (`!up`): 2**(e-25) for biased
+// exponent e, half that below a power of two, never under the least subnormal 2**-24.
+GPUARR_UFN_FN float half_ulp(float x, bool up) {
+  int e2;
+  const float m = ::frexpf(::fabsf(x), &e2);  // |x| = m * 2**e2, m in [0.5, 1)
+  const int biased = ::fabsf(x) < 6.103515625e-05f ? 0 : e2 + 14;
+  const bool below_power_of_two = !up && (m == 0.5f || x == 0);
+  const float step = ::ldexpf(1.0f, biased - (below_power_of_two ? 26 : 25));
+  return step < 5.9604644775390625e-08f ? 5.9604644775390625e-08f : step;
+}
+
+// C's nextafter (x == y gives y); float16 by NumPy's npy_half_nextafter (x == y gives x).
+struct Nextafter {
+  GPUARR_UFN_NAME(Nextafter)
+  template <class T> GPUARR_UFN_FN T operator()(T x, T y) const {
+    if (isnan(x) || isnan(y)) return x + y;
+    if (x == y) return y;
+    if constexpr (same_v<T, float>) return ::nextafterf(x, y);
+    else return ::nextafter(x, y);
+  }
+};
+struct NextafterHalf {
+  GPUARR_UFN_NAME(NextafterHalf)
+  GPUARR_UFN_FN float operator()(float x, float y) const {
+    if (isnan(x) || isnan(y)) return quiet_nan<float>();
+    if (x == y) return x;
+    if (x == 0) return ::copysignf(5.9604644775390625e-08f, y);
+    if (isinf(x)) return ::copysignf(65504.0f, x);  // the largest float16
+    const bool up = (y > x) == (x > 0);             // away from zero
+    const float step = half_ulp(x, up);
+    return (x > 0) == up ? x + step : x - step;     // 65504 + 32 rounds to inf
+  }
+};
+// NumPy's npy_spacing: the distance to the next value away from zero (x's sign; +tiny for
+// +-0; NaN for inf and NaN).
+struct Spacing {
+  GPUARR_UFN_NAME(Spacing)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    if (isinf(x) || isnan(x)) return quiet_nan<T>();
+    if (x == 0) return Nextafter{}(T(0), T(1));
+    return Nextafter{}(x, x > 0 ? infinity<T>() : -infinity<T>()) - x;
+  }
+};
+// npy_half_spacing: always positive; below a negative power of two it is the spacing below
+// it, and the largest float16's is inf.
+struct SpacingHalf {
+  GPUARR_UFN_NAME(SpacingHalf)
+  GPUARR_UFN_FN float operator()(float x) const {
+    if (isinf(x) || isnan(x)) return quiet_nan<float>();
+    if (x == 65504.0f) return infinity<float>();
+    return half_ulp(x, !signbit(x));
+  }
+};
+
+// NumPy's npy_gcd/npy_lcm: Euclid on the magnitudes in the unsigned type (|MIN| is
+// 2**(bits-1)), lcm = a / gcd * b wrapping there; a signed result is those bits (so
+// gcd(MIN, MIN) and lcm(MIN, 1) are MIN, and an overflowing lcm wraps, as in NumPy).
+template <class T> GPUARR_UFN_FN unsigned_t<T> magnitude(T a) {
+  using U = unsigned_t<T>;
+  if constexpr (is_signed_v<T>) return a < 0 ? static_cast<U>(U(0) - static_cast<U>(a)) : U(a);
+  else return a;
+}
+template <class U> GPUARR_UFN_FN U gcd_unsigned(U a, U b) {
+  while (a != 0) {
+    const U c = a;
+    a = static_cast<U>(b % a);
+    b = c;
+  }
+  return b;
+}
+struct Gcd {
+  GPUARR_UFN_NAME(Gcd)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
+    return static_cast<T>(gcd_unsigned(magnitude(a), magnitude(b)));
+  }
+};
+struct Lcm {
+  GPUARR_UFN_NAME(Lcm)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
+    using U = unsigned_t<T>;
+    const U ua = magnitude(a), ub = magnitude(b);
+    const U g = gcd_unsigned(ua, ub);
+    return g == 0 ? T(0) : static_cast<T>(wrap_mul(static_cast<U>(ua / g), ub));
+  }
+};
+// NumPy 2's bitwise_count: the set bits of |x|.
+struct BitwiseCount {
+  GPUARR_UFN_NAME(BitwiseCount)
+  template <class T> GPUARR_UFN_FN unsigned char operator()(T x) const {
+    using U = unsigned_t<T>;
+    U u = static_cast<U>(x);
+    if constexpr (is_signed_v<T>) u = x < 0 ? static_cast<U>(U(0) - u) : u;
+    if constexpr (sizeof(T) == 8) return static_cast<unsigned char>(__popcll(u));
+    else return static_cast<unsigned char>(__popc(static_cast<unsigned>(u)));
+  }
+};
+
+// NumPy's sinc: sin(pi x) / (pi x), 1 at 0.
+struct Sinc {
+  GPUARR_UFN_NAME(Sinc)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    if constexpr (is_cplx_v<T>) {
+      using F = typename T::value_type;
+      constexpr F pi = F(3.14159265358979323846264338327950288);
+      const T y(pi * x.real(), pi * x.imag());
+      if (y.real() == 0 && y.imag() == 0) return T(1, 0);
+      return complex_divide(cx::sin(y), y);
+    } else {
+      constexpr T pi = T(3.14159265358979323846264338327950288);
+      const T y = rn_mul(pi, x);
+      if (y == 0) return T(1);
+      return rn_div(r_sin(y), y);
+    }
+  }
+};
+
+// NumPy's i0: Cephes' Chebyshev expansions of exp(-x) I0(x) on [0, 8] and of
+// exp(-x) sqrt(x) I0(x) on (8, inf), evaluated in T in NumPy's order of operations.
+template <class T, int N> GPUARR_UFN_FN T chbevl(T x, const double (&c)[N]) {
+  T b0 = T(c[0]), b1 = T(0), b2 = T(0);
+#pragma unroll
+  for (int i = 1; i < N; ++i) {
+    b2 = b1;
+    b1 = b0;
+    b0 = rn_add(rn_sub(rn_mul(x, b1), b2), T(c[i]));
+  }
+  return rn_mul(T(0.5), rn_sub(b0, b2));
+}
+struct I0 {
+  GPUARR_UFN_NAME(I0)
+  template <class T> GPUARR_UFN_FN T operator()(T x) const {
+    const double a[30] = {
+        -4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+        1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+        -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+        9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+        -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+        1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+        -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+        1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+        -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+        1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1};
+    const double b[25] = {
+        -7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+        3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+        1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+        -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+        7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+        -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+        3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+        2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+        8.04490411014108831608E-1};
+    x = r_fabs(x);
+    if (x <= T(8)) return rn_mul(r_exp(x), chbevl(rn_sub(rn_div(x, T(2)), T(2)), a));
+    return rn_div(rn_mul(r_exp(x), chbevl(rn_sub(rn_div(T(32), x), T(2)), b)), rn_sqrt(x));
   }
 };
 
