@@ -118,6 +118,10 @@ def roots(p: ArrayLike) -> ndarray:
         companion = _shape_ops.diag(_core.ones((n - 2,), p.dtype), -1)
         companion[0, :] = _ufuncs.divide(_ufuncs.negative(p[1:]), p[0])
         r = _eigen.eigvals(companion)
+        if r.dtype.kind == "c" and p.dtype.kind == "f" and not r.imag.any():
+            # The roots of a real polynomial stay real when all are: NumPy's eigvals did
+            # so before 2.5, and from 2.5 on (eigvals always complex) roots does it.
+            r = r.real
     else:
         r = _core.zeros((0,))
     return _shape_ops.hstack((r, _core.zeros(trailing_zeros, r.dtype)))
