@@ -3,8 +3,10 @@ order, whatever its layout.
 
 Reads return new arrays (NumPy's flatiter copies too): an int gives a 0-d array, as indexing a
 gpuarr array does. Writes go to ``a`` itself; as NumPy's, the value is repeated when it has
-fewer elements than the selection (``put``'s rule, which does the non-trivial writes). Index
-checks and iteration state are host integers; the elements stay on the device."""
+fewer elements than the selection (``put``'s rule, which does the non-trivial writes). An
+index repeated in a write gets one of its values, which one is unspecified: the device scatter
+writes in parallel, where NumPy's loop keeps the last. Index checks and iteration state are
+host integers; the elements stay on the device."""
 
 from __future__ import annotations
 

@@ -75,10 +75,12 @@ def around(a: ArrayLike, decimals=0, out: ndarray | None = None) -> ndarray:
     a = _as_array(a)
     if decimals == 0 or a.dtype.kind in "biu":
         if a.dtype.kind in "biu" and decimals < 0:
+            # NumPy's steps: true division into out (float64 without one), then rint and
+            # multiply in place; an integer out fails divide's same_kind cast, as NumPy's.
             factor = 10 ** (-decimals)
-            q = _UFUNCS["divide"](a, factor)
-            r = _UFUNCS["multiply"](_UFUNCS["rint"](q), factor)
-            return r.astype(a.dtype) if out is None else _UFUNCS["positive"](r, out=out)
+            q = _UFUNCS["divide"](a, factor, out=out)
+            _UFUNCS["multiply"](_UFUNCS["rint"](q, out=q), factor, out=q)
+            return q.astype(a.dtype) if out is None else q
         if a.dtype.kind in "biu":
             return _core.copy(a) if out is None else _UFUNCS["positive"](a, out=out)
         return _UFUNCS["rint"](a, out=out)

@@ -68,10 +68,15 @@ def diagonal(x: ArrayLike, /, *, offset: int = 0) -> ndarray:
 
 def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> ndarray:
     """Cross product of 3-element vectors along ``axis`` (Array API linalg.cross: both
-    operands need 3 elements there, unlike numpy.cross's 2-element vectors)."""
+    operands need 3 elements there). Its errors follow the installed NumPy's: from 2.5,
+    where numpy.cross takes only 3-element vectors, numpy.linalg.cross is numpy.cross with one
+    axis (AxisError 'axisa'/'axisb' for an axis out of range, checked first); before, it
+    reads ``shape[axis]`` of each operand (IndexError) before the 3-element check."""
     x1 = _arr(x1)
     x2 = _arr(x2)
     axis = operator.index(axis)
+    if _products._CROSS_REJECTS_2D:
+        return _products.cross(x1, x2, axis=axis)
     n1, n2 = x1.shape[axis], x2.shape[axis]
     if n1 != 3 or n2 != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but "
