@@ -28,6 +28,19 @@ def numpy_call(fn, *args, **kw):
         return fn(*args, **kw)
 
 
+# NumPy before 2.5 gave x for float16's nextafter(x, y) when x == y, so nextafter(-0, +0) was
+# -0; from 2.5 on it gives y, as C's nextafter and NumPy's other dtypes do, and so does gpuarr.
+_HALF_NEXTAFTER_GIVES_X = np.lib.NumpyVersion(np.__version__) < "2.5.0.dev0"
+
+
+def numpy_nextafter(x, y):
+    """NumPy's nextafter, with the equal operands of a float16 loop giving y on any NumPy."""
+    r = numpy_call(np.nextafter, x, y)
+    if _HALF_NEXTAFTER_GIVES_X and r.dtype == np.float16:
+        r = np.where(np.equal(x, y), y, r).astype(r.dtype)
+    return r
+
+
 def check(got, expected, *, rtol=0.0, name=""):
     """Same dtype and shape; values equal (within rtol for inexact ones), NaN where NumPy
     has NaN, and the sign of zero results as NumPy's."""
@@ -167,13 +180,26 @@ def test_nextafter_and_heaviside_special_values(dtype):
     x, y = np.meshgrid(s, s)
     dx, dy = ga.asarray(x), ga.asarray(y)
     for name in ("nextafter", "heaviside"):
-        check(getattr(ga, name)(dx, dy), numpy_call(getattr(np, name), x, y),
-              name=f"{name} {dtype}")
+        npf = numpy_nextafter if name == "nextafter" else (
+            lambda *a: numpy_call(np.heaviside, *a))
+        check(getattr(ga, name)(dx, dy), npf(x, y), name=f"{name} {dtype}")
         # broadcasting a column against a row, and a Python scalar
         check(getattr(ga, name)(ga.asarray(s[:, None]), ga.asarray(s[::-1])),
-              numpy_call(getattr(np, name), s[:, None], s[::-1]), name=f"{name} broadcast")
-        check(getattr(ga, name)(dx.T, 0.5), numpy_call(getattr(np, name), x.T, 0.5),
-              name=f"{name} scalar")
+              npf(s[:, None], s[::-1]), name=f"{name} broadcast")
+        check(getattr(ga, name)(dx.T, 0.5), npf(x.T, 0.5), name=f"{name} scalar")
+
+
+def test_float16_nextafter_of_equal_operands_and_signed_zeros():
+    # What the device test above compares against, independent of the NumPy version: equal
+    # operands give y; the least subnormal stepped towards zero is the zero of its sign.
+    h = np.float16
+    tiny = np.finfo(h).smallest_subnormal
+    for x, y, want in ((-0.0, 0.0, 0.0), (0.0, -0.0, -0.0), (2.0, 2.0, 2.0),
+                       (tiny, 0.0, 0.0), (-tiny, 0.0, -0.0), (-tiny, 1.0, -0.0),
+                       (tiny, -1.0, 0.0), (0.0, -1.0, -tiny)):
+        got = numpy_nextafter(np.array([x], h), np.array([y], h))
+        assert got.dtype == h and got[0] == want and np.signbit(got[0]) == np.signbit(want), (
+            x, y, got)
 
 
 @gpu_test

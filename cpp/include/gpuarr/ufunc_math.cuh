@@ -776,7 +776,7 @@ GPUARR_UFN_FN float half_ulp(float x, bool up) {
   return step < 5.9604644775390625e-08f ? 5.9604644775390625e-08f : step;
 }
 
-// C's nextafter (x == y gives y); float16 by NumPy's npy_half_nextafter (x == y gives x).
+// C's nextafter (x == y gives y, so nextafter(-0, +0) is +0).
 struct Nextafter {
   GPUARR_UFN_NAME(Nextafter)
   template <class T> GPUARR_UFN_FN T operator()(T x, T y) const {
@@ -786,16 +786,21 @@ struct Nextafter {
     else return ::nextafter(x, y);
   }
 };
+// NumPy's npy_half_nextafter, on float16 values held in float. x == y gives y as C's
+// nextafter does (NumPy from 2.5 on; earlier versions gave x, so nextafter(-0, +0) was -0).
+// The least subnormal stepped towards zero is the zero of its sign, as NumPy's bit decrement
+// gives (float arithmetic would give +0 for both).
 struct NextafterHalf {
   GPUARR_UFN_NAME(NextafterHalf)
   GPUARR_UFN_FN float operator()(float x, float y) const {
     if (isnan(x) || isnan(y)) return quiet_nan<float>();
-    if (x == y) return x;
+    if (x == y) return y;
     if (x == 0) return ::copysignf(5.9604644775390625e-08f, y);
     if (isinf(x)) return ::copysignf(65504.0f, x);  // the largest float16
     const bool up = (y > x) == (x > 0);             // away from zero
     const float step = half_ulp(x, up);
-    return (x > 0) == up ? x + step : x - step;     // 65504 + 32 rounds to inf
+    const float r = (x > 0) == up ? x + step : x - step;  // 65504 + 32 rounds to inf
+    return r == 0 ? ::copysignf(0.0f, x) : r;
   }
 };
 // NumPy's npy_spacing: the distance to the next value away from zero (x's sign; +tiny for
