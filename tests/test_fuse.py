@@ -127,6 +127,8 @@ def test_every_ufunc_fuses_and_compiles(dt):
     eager_loops = {n for n, u in _core._ufuncs.items()
                    if isinstance(getattr(gpuarr, n, None), _core.ufunc)
                    and any(t.split("->")[0] == np.dtype(dt).char * u.nin for t in u.types)}
+    if np.dtype(dt) == np.float16:
+        eager_loops -= _fusion.HALF_LOOPS_NOT_FUSED
     assert eager_loops <= set(found), eager_loops - set(found)
     for name in found:
         nin = _core._ufuncs[name].nin

@@ -444,3 +444,40 @@ def test_kaiser_runs_on_the_device():
     w = ga.kaiser(64, 8.6)
     assert isinstance(w, ga.ndarray)
     np.testing.assert_allclose(ga.asnumpy(w), np.kaiser(64, 8.6), rtol=0, atol=1e-15)
+
+
+# --- gpuarr.fuse of the float16 neighbours -----------------------------------------------
+
+
+_NEIGHBOURS = {"nextafter": lambda x, y: ga.nextafter(x, y),
+               "spacing": lambda x, y: ga.spacing(x) + y * 0}
+
+
+@pytest.mark.parametrize("name", sorted(_NEIGHBOURS))
+def test_fuse_runs_float16_neighbours_eagerly(name):
+    # Their float16 loops are functors of their own, not the float one the registry names:
+    # fuse refuses them for float16 (Python floats are weak, so they too take the float16
+    # loop) and still fuses float32 and float64.
+    from gpuarr import _fusion
+    f = ga.fuse(_NEIGHBOURS[name])
+    for specs in ([("float16", 1), ("float16", 1)], [("float16", 1), float]):
+        with pytest.raises(_fusion._Unfusable, match="%s of float16" % name):
+            f.trace(specs)
+    for dt in ("float32", "float64"):
+        src = f.trace([(dt, 1), (dt, 1)])[1]
+        assert "gpuarr::ufn::%s{}(" % _core._ufunc_jit_info(name)[0] in src
+
+
+@gpu_test
+@pytest.mark.parametrize("name", sorted(_NEIGHBOURS))
+def test_fused_float16_neighbours_equal_eager(name):
+    s = specials(np.float16)
+    x, y = np.meshgrid(s, s)
+    dx, dy = ga.asarray(x), ga.asarray(y)
+    fn = _NEIGHBOURS[name]
+    f = ga.fuse(fn)
+    with pytest.warns(RuntimeWarning, match="own float16 loop"):
+        got = f(dx, dy)
+    want = numpy_nextafter(x, y) if name == "nextafter" else numpy_call(np.spacing, x) + y * 0
+    check(got, want, name=f"fused {name}")
+    check(fn(dx, dy), want, name=f"eager {name}")

@@ -46,6 +46,12 @@ HEADER = "#include <gpuarr/ufunc_math.cuh>\n"
 _HALF_TO_FLOAT = "gpuarr::ufn::half_to_float(%s)"
 
 
+# Ufuncs whose float16 loop is not their functor applied to float values but a functor of
+# its own (NumPy's npy_half_* neighbours; cpp/ops/ufunc_special.cu): the registry names one
+# functor per ufunc, so fusing these for float16 would give the float32 neighbour, rounded.
+HALF_LOOPS_NOT_FUSED = frozenset({"nextafter", "spacing"})
+
+
 def _functor_call(functor, operands):
     return "gpuarr::ufn::%s{}(%s)" % (functor, ", ".join(operands))
 
@@ -215,6 +221,8 @@ class _Tracer:
         out_dt = _np.dtype(outs)
         if any(d.kind == "c" for d in in_dts) or out_dt.kind == "c":
             raise _Unfusable("complex dtypes are not fused")
+        if name in HALF_LOOPS_NOT_FUSED and in_dts[0] == _np.float16:
+            raise _Unfusable("gpuarr.%s of float16 has its own float16 loop" % name)
         functor, int_exponent_checked = _core._ufunc_jit_info(name)
         if functor is None:
             raise _Unfusable("gpuarr.%s is not supported by fuse" % name)
