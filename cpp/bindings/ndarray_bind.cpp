@@ -109,6 +109,14 @@ void bind_ndarray(py::module_& m) {
                                return MemoryPointer{reinterpret_cast<uintptr_t>(s.a.data()),
                                                     s.a.device()};
                              })
+      // The address of the first element, for address arithmetic only (shares_memory):
+      // unlike data and __cuda_array_interface__ it neither marks the memory as shared
+      // outside gpuarr (which stops deferring work on it) nor launches deferred work.
+      .def_property_readonly("_data_ptr",
+                             [](const PyArray& s) {
+                               return reinterpret_cast<uintptr_t>(
+                                   static_cast<char*>(s.a.memory->raw_ptr()) + s.a.offset);
+                             })
       .def_property_readonly("device",
                              [](const PyArray& s) {
                                static auto* device_cls = new py::object(

@@ -185,24 +185,33 @@ class _DeviceMemory:
     NumPy's overlap solver compares device memory ranges by the same arithmetic as host
     ones (device pointers share one virtual address space)."""
 
-    def __init__(self, a):
-        cai = a.__cuda_array_interface__
-        self.__array_interface__ = {"shape": tuple(cai["shape"]), "typestr": cai["typestr"],
-                                    "strides": cai.get("strides"), "data": (cai["data"][0], True),
-                                    "version": 3}
+    def __init__(self, shape, typestr, strides, address):
+        self.__array_interface__ = {"shape": shape, "typestr": typestr, "strides": strides,
+                                    "data": (address, True), "version": 3}
+
+
+def _device_memory(a):
+    """``a``'s device memory as a _DeviceMemory; None for host memory."""
+    if hasattr(type(a), "_data_ptr"):
+        # A gpuarr array: its address without exporting it (__cuda_array_interface__ marks
+        # the memory as shared outside gpuarr, which stops deferring work on it).
+        return _DeviceMemory(a.shape, a.dtype.str, a.strides, a._data_ptr)
+    if isinstance(a, _np.ndarray) or not hasattr(a, "__cuda_array_interface__"):
+        return None
+    cai = a.__cuda_array_interface__
+    return _DeviceMemory(tuple(cai["shape"]), cai["typestr"], cai.get("strides"),
+                         cai["data"][0])
 
 
 def _overlap(a, b, max_work, numpy_fn):
-    a_dev = hasattr(a, "__cuda_array_interface__") and not isinstance(a, _np.ndarray)
-    b_dev = hasattr(b, "__cuda_array_interface__") and not isinstance(b, _np.ndarray)
-    if not (a_dev or b_dev):
+    mem_a, mem_b = _device_memory(a), _device_memory(b)
+    if mem_a is None and mem_b is None:
         return numpy_fn(a, b, max_work=max_work)
-    if not (a_dev and b_dev):
+    if mem_a is None or mem_b is None:
         return False  # host memory and device memory
     if a.size == 0 or b.size == 0:
         return False
-    return numpy_fn(_np.asarray(_DeviceMemory(a)), _np.asarray(_DeviceMemory(b)),
-                    max_work=max_work)
+    return numpy_fn(_np.asarray(mem_a), _np.asarray(mem_b), max_work=max_work)
 
 
 def may_share_memory(a: ArrayLike, b: ArrayLike, /, max_work: int = 0) -> bool:

@@ -476,6 +476,9 @@ class ndarray:
     def __cuda_array_interface__(self) -> dict:
         ...
     @property
+    def _data_ptr(self) -> int:
+        ...
+    @property
     def base(self) -> typing.Any:
         ...
     @property
