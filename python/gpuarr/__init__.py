@@ -48,7 +48,7 @@ if _typing.TYPE_CHECKING:
     # _ufuncs is imported; type checkers see them through this.
     def __getattr__(name: str) -> ufunc: ...
 
-from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum  # noqa: E501
+from gpuarr._products import matmul, dot, vdot, inner, outer, tensordot, kron, cross, vecdot, matvec, vecmat, einsum  # noqa: E501
 from gpuarr import linalg
 from gpuarr import random  # noqa: E402  (gpuarr.random)
 from gpuarr._indexing import take, put, nonzero, argwhere, flatnonzero, where, compress, extract, place, take_along_axis, put_along_axis  # noqa: E501
@@ -133,7 +133,8 @@ __all__ = [
     "ascontiguousarray", "copy", "asnumpy", "empty_pinned", "get_default_memory_pool", "cuda",
     "ufunc", "where", "clip", "around", "round", "fix", "angle", "real", "imag", "result_type",
     "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
-    "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "einsum",
+    "matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "matvec",
+    "vecmat", "einsum",
     "linalg", "random", "fft", "signal", "convolve", "correlate",
     "take", "put", "nonzero", "argwhere", "flatnonzero", "compress", "extract", "place",
     "take_along_axis", "put_along_axis",

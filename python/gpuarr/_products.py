@@ -1,5 +1,5 @@
-"""Products: dot, vdot, inner, outer, tensordot, kron, cross, vecdot, einsum (NumPy 2
-semantics). ``matmul`` and the ``@`` operators are bound directly in C++
+"""Products: dot, vdot, inner, outer, tensordot, kron, cross, vecdot, matvec, vecmat, einsum
+(NumPy 2 semantics). ``matmul`` and the ``@`` operators are bound directly in C++
 (cpp/bindings/products_bind.cpp)."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
-from gpuarr import _core
+from gpuarr import _core, _shape_ops
 from gpuarr._core import matmul, ndarray
 
 if TYPE_CHECKING:
     from gpuarr._typing import ArrayLike, AxisLike, DTypeLike
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot",
-           "einsum"]
+           "matvec", "vecmat", "einsum"]
 
 
 def _finish(result, out):
@@ -122,6 +122,91 @@ def cross(a: ArrayLike, b: ArrayLike, axisa=-1, axisb=-1, axisc=-1,
 def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: AxisLike = -1) -> ndarray:
     """Array API vecdot: sum over ``axis`` of conj(x1) * x2, broadcasting the rest."""
     return _core._vecdot(x1, x2, axis)
+
+
+def _gufunc_operand(x, name, sig, i, need):
+    a = x if isinstance(x, ndarray) else _core.asarray(x)
+    if a.ndim < need:
+        raise ValueError(f"{name}: Input operand {i} does not have enough dimensions (has "
+                         f"{a.ndim}, gufunc core with signature {sig} requires {need})")
+    return a
+
+
+def _gufunc_core_axes(axes, name, ndims):
+    """NumPy's ``axes=`` of a gufunc: one entry per operand (inputs, then the output), a
+    tuple of core axes or an int for a one-dimensional core."""
+    if not isinstance(axes, list):
+        raise TypeError(f"axes should be a list, got {axes!r}")
+    if len(axes) != len(ndims):
+        raise ValueError(f"axes should be a list with an entry for all {len(ndims)} inputs "
+                         "and outputs; entries for outputs can only be omitted if none of "
+                         "them has core axes.")
+    entries = []
+    for entry, n in zip(axes, ndims):
+        t = (entry,) if n == 1 and not isinstance(entry, tuple) else entry
+        if not isinstance(t, tuple) or len(t) != n:
+            raise ValueError(f"{name}: axes item should be a tuple with {n} element"
+                             f"{'s' if n != 1 else ''}")
+        entries.append(tuple(operator.index(v) for v in t))
+    return entries
+
+
+def _matrix_vector(name, sig, x1, x2, out, axes, axis):
+    """matvec/vecmat over matmul: the vector becomes a one-column (matvec) or one-row
+    (vecmat, conjugated as NumPy's vecmat does) matrix, and the unit axis is dropped."""
+    if axis is not None:
+        raise TypeError(f"{name}: axis can only be used with a single shared core dimension, "
+                        f"not with the 2 distinct ones implied by signature {sig}.")
+    mat_first = name == "matvec"
+    a = _gufunc_operand(x1, name, sig, 0, 2 if mat_first else 1)
+    b = _gufunc_operand(x2, name, sig, 1, 1 if mat_first else 2)
+    out_axis = -1
+    if axes is not None:
+        ax1, ax2, ax_out = _gufunc_core_axes(axes, name, (2, 1, 1) if mat_first else (1, 2, 1))
+        a = _shape_ops.moveaxis(a, ax1, tuple(range(-len(ax1), 0)))
+        b = _shape_ops.moveaxis(b, ax2, tuple(range(-len(ax2), 0)))
+        out_axis = ax_out[0]
+    n_mat, n_vec = (a.shape[-1], b.shape[-1]) if mat_first else (b.shape[-2], a.shape[-1])
+    if n_mat != n_vec:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {sig} (size {b.shape[-1 if mat_first else -2]}"
+                         f" is different from {a.shape[-1]})")
+    if mat_first:
+        res = matmul(a, _shape_ops.expand_dims(b, -1))[..., 0]
+    else:
+        if a.dtype.kind == "c":
+            a = a.conj()
+        res = matmul(_shape_ops.expand_dims(a, -2), b)[..., 0, :]
+    if out_axis != -1:
+        res = _shape_ops.moveaxis(res, -1, out_axis)
+    if out is None:
+        return res
+    if not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    if out.shape != res.shape:
+        raise ValueError(f"{name}: Output operand 0 has a shape {out.shape} that does not "
+                         f"match the result shape {res.shape} (signature {sig})")
+    if not _np.can_cast(res.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {res.dtype!r} to "
+                        f"{out.dtype!r} with casting rule 'same_kind'")
+    out[...] = res
+    return out
+
+
+def matvec(x1: ArrayLike, x2: ArrayLike, /, out: ndarray | None = None, *, axes=None,
+           axis=None) -> ndarray:
+    """numpy.matvec (NumPy 2.2's gufunc ``(m,n),(n)->(m)``): matrix-vector products over the
+    last axes (or ``axes=``), broadcasting the leading ones; computed by matmul, ``out=``
+    filled from its result."""
+    return _matrix_vector("matvec", "(m,n),(n)->(m)", x1, x2, out, axes, axis)
+
+
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: ndarray | None = None, *, axes=None,
+           axis=None) -> ndarray:
+    """numpy.vecmat (NumPy 2.2's gufunc ``(n),(n,m)->(m)``): conj(x1) times the matrix x2
+    over the last axes (or ``axes=``), broadcasting the leading ones; computed by matmul,
+    ``out=`` filled from its result."""
+    return _matrix_vector("vecmat", "(n),(n,m)->(m)", x1, x2, out, axes, axis)
 
 
 def _sublist_to_str(sub):
