@@ -12,6 +12,8 @@ speed of writing the output. float64 normals use the libm-accurate functions.
 """
 
 from gpuarr import _core
+from numpy.random import SeedSequence  # host-side seeding: NumPy's own class
+
 from gpuarr.random._generator import Generator, RandomState, default_rng
 
 _states = {}
@@ -56,6 +58,8 @@ _LEGACY = [
     "standard_gamma", "standard_t", "triangular", "weibull",
     # compositions of the same kernels
     "gumbel", "pareto", "power", "rayleigh", "standard_cauchy", "f", "negative_binomial",
+    "dirichlet", "noncentral_chisquare", "noncentral_f", "wald", "vonmises", "logseries",
+    "zipf", "hypergeometric", "bytes",
 ]
 
 
@@ -78,5 +82,6 @@ for _name in _LEGACY:
 ranf = sample = globals()["random_sample"]
 del _name
 
-__all__ = ["Generator", "RandomState", "default_rng", "get_random_state", "set_random_state",
+__all__ = ["Generator", "RandomState", "SeedSequence", "default_rng", "get_random_state",
+           "set_random_state",
            "seed", "reset_states", "ranf", "sample"] + _LEGACY

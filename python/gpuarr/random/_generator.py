@@ -211,6 +211,32 @@ def _as_int(x):
     return int(a)
 
 
+_HYPERGEOM_MAX = 10**9
+_LOG_FACTORIAL_TABLE = np.array([math.lgamma(k + 1.0) for k in range(126)])
+
+
+def _log_factorial(k):
+    """log(k!) of float-valued integers k >= 0 as NumPy's logfactorial: a table below 126,
+    Stirling's series above."""
+    table = _core.asarray(_LOG_FACTORIAL_TABLE)
+    idx = _ufuncs.clip(k, 0.0, 125.0).astype(np.int64)
+    kk = _ufuncs.maximum(k, 1.0)
+    stirling = _ufuncs.add(
+        _ufuncs.subtract(_ufuncs.multiply(_ufuncs.add(kk, 0.5), _ufuncs.log(kk)), kk),
+        _ufuncs.add(_ufuncs.multiply(_ufuncs.divide(1.0, kk), _ufuncs.subtract(
+            1.0 / 12.0, _ufuncs.divide(1.0 / 360.0, _ufuncs.multiply(kk, kk)))),
+            0.9189385332046728))
+    return _indexing.where(_ufuncs.less(k, 126.0), _indexing.take(table, idx), stirling)
+
+
+def _log_factorials(k, lo, cs, hi):
+    """The HRUA log-density term lf(k) + lf(lo - k) + lf(cs - k) + lf(hi - cs + k)."""
+    return _ufuncs.add(
+        _ufuncs.add(_log_factorial(k), _log_factorial(_ufuncs.subtract(lo, k))),
+        _ufuncs.add(_log_factorial(_ufuncs.subtract(cs, k)),
+                    _log_factorial(_ufuncs.add(_ufuncs.subtract(hi, cs), k))))
+
+
 class _Base:
     """The distributions both Generator and RandomState offer."""
 
@@ -477,6 +503,218 @@ class _Base:
         den = _ufuncs.divide(self._gamma(half(dd), shape), _dev(dd))
         return _ufuncs.divide(num, den)
 
+    def _rejection(self, shape, params, draw, dtype=np.float64):
+        """Rejection sampling vectorised over the elements. ``draw(n, params)`` proposes n
+        candidates for the parameters given (floats, or flat device arrays of n elements)
+        and returns (candidates, accepted mask); each round redraws only the rejected
+        elements, until none is left (one host synchronisation per round, for the count)."""
+        n = math.prod(shape)
+        flat = [p if isinstance(p, float) else _shape_ops.reshape(p, (n,)) for p in params]
+        out, ok = draw(n, flat)
+        out = _core.ascontiguousarray(_shape_ops.reshape(out.astype(dtype), (n,)))
+        rem = _indexing.flatnonzero(_ufuncs.logical_not(ok))
+        while rem.shape[0]:
+            sub = [p if isinstance(p, float) else _indexing.take(p, rem) for p in flat]
+            cand, ok = draw(rem.shape[0], sub)
+            acc = _indexing.flatnonzero(ok)
+            if acc.shape[0]:
+                _indexing.put(out, _indexing.take(rem, acc), _indexing.take(cand, acc))
+            rem = _indexing.take(rem, _indexing.flatnonzero(_ufuncs.logical_not(ok)))
+        return _shape_ops.reshape(out, shape)
+
+    def _noncentral_chisquare(self, d, nc, shape):
+        """NumPy's algorithm: chi2(df - 1) + (Z + sqrt(nonc))**2 for df > 1, else
+        chi2(df + 2 Poisson(nonc / 2)); NaN parameters give NaN."""
+        if _is_scalar(d) and _is_scalar(nc):
+            df, nonc = float(d), float(nc)
+            if df != df or nonc != nonc:
+                return _core.full(shape, np.nan, dtype=np.float64)
+            if df > 1:
+                z = _ufuncs.add(self._std_normal(shape), math.sqrt(nonc))
+                chi = _ufuncs.multiply(self._gamma(np.asarray((df - 1) * 0.5), shape), 2.0)
+                return _ufuncs.add(chi, _ufuncs.multiply(z, z))
+            i = self._new(shape, np.int64)
+            _core._random_poisson(i, *self._next(), nonc * 0.5)
+            k = _ufuncs.add(i.astype(np.float64), df * 0.5)
+            return _ufuncs.multiply(self._gamma(_core.ascontiguousarray(k), shape), 2.0)
+        D, NC = _kernel_param(d, shape), _kernel_param(nc, shape)
+        D = _core.full(shape, D, dtype=np.float64) if isinstance(D, float) else D
+        NC = _core.full(shape, NC, dtype=np.float64) if isinstance(NC, float) else NC
+        nan = _ufuncs.logical_or(_ufuncs.isnan(D), _ufuncs.isnan(NC))
+        # Kernel parameters made valid where the branch is not taken (or the result is NaN).
+        big = _ufuncs.greater(D, 1.0)
+        a_half = _indexing.where(big, _ufuncs.multiply(_ufuncs.subtract(D, 1.0), 0.5), 1.0)
+        z = _ufuncs.add(self._std_normal(shape), _ufuncs.sqrt(_indexing.where(nan, 0.0, NC)))
+        chi_a = _ufuncs.add(_ufuncs.multiply(self._gamma(_core.ascontiguousarray(a_half), shape),
+                                             2.0), _ufuncs.multiply(z, z))
+        lam = _indexing.where(_ufuncs.logical_or(nan, big), 0.0, _ufuncs.multiply(NC, 0.5))
+        i = self._new(shape, np.int64)
+        _core._random_poisson(i, *self._next(), _core.ascontiguousarray(lam.astype(np.float64)))
+        b_half = _ufuncs.add(i.astype(np.float64),
+                             _ufuncs.multiply(_indexing.where(nan, 1.0, D), 0.5))
+        chi_b = _ufuncs.multiply(self._gamma(_core.ascontiguousarray(b_half), shape), 2.0)
+        return _indexing.where(nan, np.nan, _indexing.where(big, chi_a, chi_b))
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        """Noncentral chi-square: NumPy's algorithm over the device's normal, gamma and
+        Poisson draws."""
+        d, nc = _as_param(df), _as_param(nonc)
+        _positive(d, "df")
+        _non_negative(nc, "nonc")
+        shape = _out_shape(_norm_size(size), [d, nc])
+        return self._noncentral_chisquare(d, nc, shape)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        """Noncentral F: (noncentral chi2(dfnum, nonc) / dfnum) / (chi2(dfden) / dfden), on
+        the device."""
+        dn, dd, nc = _as_param(dfnum), _as_param(dfden), _as_param(nonc)
+        _positive(dn, "dfnum")
+        _positive(dd, "dfden")
+        _non_negative(nc, "nonc")
+        shape = _out_shape(_norm_size(size), [dn, dd, nc])
+        t = _ufuncs.multiply(self._noncentral_chisquare(dn, nc, shape), _dev(dd))
+        half = _as_param(dd * 0.5 if not _is_device(dd) else _ufuncs.multiply(dd, 0.5))
+        chi = _ufuncs.multiply(self._gamma(half, shape), 2.0)
+        return _ufuncs.divide(t, _ufuncs.multiply(chi, _dev(dn)))
+
+    def wald(self, mean, scale, size=None):
+        """Wald (inverse Gaussian): NumPy's transformation of a normal and a uniform, with the
+        root written as 4 mean scale / (sqrt(Y) + sqrt(Y + 4 scale))**2 (no cancellation)."""
+        m, sc = _as_param(mean), _as_param(scale)
+        _positive(m, "mean")
+        _positive(sc, "scale")
+        shape = _out_shape(_norm_size(size), [m, sc])
+        M, S = _dev(m), _dev(sc)
+        z = self._std_normal(shape)
+        y = _ufuncs.multiply(M, _ufuncs.multiply(z, z))
+        root = _ufuncs.add(_ufuncs.sqrt(y), _ufuncs.sqrt(_ufuncs.add(y, _ufuncs.multiply(S, 4.0))))
+        x = _ufuncs.divide(_ufuncs.multiply(_ufuncs.multiply(M, S), 4.0),
+                           _ufuncs.multiply(root, root))
+        u = self._uniform01(shape)
+        keep = _ufuncs.less_equal(u, _ufuncs.divide(M, _ufuncs.add(M, x)))
+        return _indexing.where(keep, x, _ufuncs.divide(_ufuncs.multiply(M, M), x))
+
+    def vonmises(self, mu, kappa, size=None):
+        """von Mises on [-pi, pi]: NumPy's algorithm (Best-Fisher rejection; uniform for
+        kappa < 1e-8, a wrapped normal for kappa > 1e6), the rejection vectorised."""
+        pm, pk = _as_param(mu), _as_param(kappa)
+        _non_negative(pk, "kappa")
+        shape = _out_shape(_norm_size(size), [pm, pk])
+        k = _kernel_param(pk, shape)
+        if isinstance(k, float):
+            if k != k:
+                return _core.full(shape, np.nan, dtype=np.float64)
+            if k < 1e-8:
+                # NumPy draws uniform angles here, whatever mu
+                return _ufuncs.add(_ufuncs.multiply(self._uniform01(shape), 2 * math.pi),
+                                   -math.pi)
+            if k > 1e6:
+                return self._wrap_angle(_ufuncs.add(
+                    _dev(pm), _ufuncs.multiply(self._std_normal(shape), math.sqrt(1.0 / k))))
+            if k < 1e-5:
+                s = 1.0 / k + k
+            else:
+                r = 1.0 + math.sqrt(1.0 + 4.0 * k * k)
+                rho = (r - math.sqrt(2.0 * r)) / (2.0 * k)
+                s = (1.0 + rho * rho) / (2.0 * rho)
+            special = None
+        else:
+            with np.errstate(all="ignore"):
+                r = _ufuncs.add(_ufuncs.sqrt(_ufuncs.add(_ufuncs.multiply(
+                    _ufuncs.multiply(k, k), 4.0), 1.0)), 1.0)
+                rho = _ufuncs.divide(_ufuncs.subtract(r, _ufuncs.sqrt(_ufuncs.multiply(r, 2.0))),
+                                     _ufuncs.multiply(k, 2.0))
+                s = _ufuncs.divide(_ufuncs.add(_ufuncs.multiply(rho, rho), 1.0),
+                                   _ufuncs.multiply(rho, 2.0))
+                s = _indexing.where(_ufuncs.less(k, 1e-5),
+                                    _ufuncs.add(_ufuncs.divide(1.0, k), k), s)
+            # Elements outside the rejection branch accept their first candidate.
+            special = _ufuncs.logical_not(_ufuncs.logical_and(
+                _ufuncs.greater_equal(k, 1e-8), _ufuncs.less_equal(k, 1e6)))
+            s = _core.ascontiguousarray(_indexing.where(special, 2.0, s))
+            k = _core.ascontiguousarray(_indexing.where(special, 1.0, k))
+            special = _core.ascontiguousarray(special.astype(np.float64))
+
+        def draw(n, prm):
+            s_, k_ = prm[0], prm[1]
+            z = _ufuncs.cos(_ufuncs.multiply(self._uniform01((n,)), math.pi))
+            w = _ufuncs.divide(_ufuncs.add(_ufuncs.multiply(z, s_), 1.0), _ufuncs.add(z, s_))
+            y = _ufuncs.multiply(k_, _ufuncs.subtract(s_, w))
+            v = self._uniform01((n,))
+            with np.errstate(all="ignore"):
+                ok = _ufuncs.logical_or(
+                    _ufuncs.greater_equal(_ufuncs.subtract(
+                        _ufuncs.multiply(y, _ufuncs.subtract(2.0, y)), v), 0.0),
+                    _ufuncs.greater_equal(_ufuncs.subtract(
+                        _ufuncs.add(_ufuncs.log(_ufuncs.divide(y, v)), 1.0), y), 0.0))
+            if len(prm) > 2:
+                ok = _ufuncs.logical_or(ok, _ufuncs.not_equal(prm[2], 0.0))
+            return w, ok
+
+        w = self._rejection(shape, [s, k] + ([] if special is None else [special]), draw)
+        ang = _ufuncs.arccos(_ufuncs.clip(w, -1.0, 1.0))
+        ang = _indexing.where(_ufuncs.less(self._uniform01(shape), 0.5), _ufuncs.negative(ang), ang)
+        res = self._wrap_angle(_ufuncs.add(ang, _dev(pm)))
+        if special is None:
+            return res
+        kk = _dev(pk)
+        small = _ufuncs.less(kk, 1e-8)
+        uni = _ufuncs.multiply(_ufuncs.subtract(_ufuncs.multiply(self._uniform01(shape), 2.0),
+                                                1.0), math.pi)
+        with np.errstate(all="ignore"):
+            wrapped = self._wrap_angle(_ufuncs.add(_dev(pm), _ufuncs.multiply(
+                self._std_normal(shape), _ufuncs.sqrt(_ufuncs.divide(1.0, kk)))))
+        res = _indexing.where(_ufuncs.greater(kk, 1e6), wrapped, res)
+        res = _indexing.where(small, uni, res)
+        return _indexing.where(_ufuncs.isnan(kk), np.nan, res)
+
+    @staticmethod
+    def _wrap_angle(x):
+        """x wrapped to [-pi, pi] as NumPy's vonmises does (the sign of x kept)."""
+        mod = _ufuncs.subtract(_ufuncs.fmod(_ufuncs.add(_ufuncs.absolute(x), math.pi),
+                                            2 * math.pi), math.pi)
+        return _indexing.where(_ufuncs.less(x, 0.0), _ufuncs.negative(mod), mod)
+
+    def dirichlet(self, alpha, size=None):
+        """Dirichlet: normalised gammas along the last axis. Where some alpha < 1 the gammas
+        are drawn in log space (log G(a + 1) + log(U) / a) and normalised from their maximum,
+        so that small concentrations neither underflow to 0/0 nor lose their mass."""
+        a = np.asarray(alpha.get() if _is_device(alpha) else alpha, dtype=np.float64)
+        if a.ndim == 0:
+            raise TypeError(f"object of type '{type(alpha).__name__}' has no len()")
+        if a.ndim > 1:
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 1.")
+        if self._legacy:
+            if np.any(np.less_equal(a, 0)):
+                raise ValueError("alpha <= 0")
+        elif np.any(np.less(a, 0)):
+            raise ValueError("alpha < 0")
+        size = _norm_size(size)
+        shape = (() if size is None else size) + a.shape
+        if a.size == 0 or math.prod(shape) == 0:
+            return _core.empty(shape, dtype=np.float64)
+        if np.any(np.isnan(a)):
+            return _core.full(shape, np.nan, dtype=np.float64)
+        if np.all(a >= 1):
+            g = self._gamma(_core.asarray(a), shape)
+            return _ufuncs.divide(g, g.sum(axis=-1, keepdims=True))
+        da = _core.asarray(a)
+        with np.errstate(all="ignore"):
+            logg = _ufuncs.add(_ufuncs.log(self._gamma(_core.asarray(a + 1.0), shape)),
+                               _ufuncs.divide(_ufuncs.log(self._uniform01(shape)), da))
+            top = logg.max(axis=-1, keepdims=True)
+            e = _ufuncs.exp(_ufuncs.subtract(logg, top))
+            x = _ufuncs.divide(e, e.sum(axis=-1, keepdims=True))
+        # All alpha == 0 (Generator only): every component is 0, as NumPy's.
+        return _indexing.where(_ufuncs.isfinite(top), x, 0.0)
+
+    def bytes(self, length):
+        """``length`` random bytes: drawn on the device as uniform uint8, returned as a host
+        ``bytes`` object (NumPy's return type is inherently host data)."""
+        n = max(int(length), 0)
+        return self.integers(0, 256, size=n, dtype=np.uint8).get().tobytes()
+
     # -- discrete ----------------------------------------------------------------------------
     def negative_binomial(self, n, p, size=None):
         pn, pp = _as_param(n), _as_param(p)
@@ -498,6 +736,184 @@ class _Base:
         out = self._new(shape, np.int64)
         _core._random_poisson(out, *self._next(), lam)
         return out
+
+    def logseries(self, p, size=None):
+        """Logarithmic series: NumPy's algorithm (Kemp's), its rare rejections redrawn
+        vectorised."""
+        pp = _as_param(p)
+        xp = _xp(pp)
+        if not _all(xp.greater_equal(pp, 0)) or not _all(xp.less(pp, 1)):
+            raise ValueError("p < 0, p >= 1 or p " + ("is NaN" if _is_scalar(pp) else
+                                                       "contains NaNs"))
+        shape = _out_shape(_norm_size(size), [pp])
+        P = _kernel_param(pp, shape)
+        R = math.log1p(-P) if isinstance(P, float) else _core.ascontiguousarray(
+            _ufuncs.log1p(_ufuncs.negative(P)))
+
+        def draw(n, prm):
+            p_, r_ = prm
+            v = self._uniform01((n,))
+            u = self._uniform01((n,))
+            q = _ufuncs.negative(_ufuncs.expm1(_ufuncs.multiply(u, r_)))
+            with np.errstate(all="ignore"):
+                k = _ufuncs.floor(_ufuncs.add(_ufuncs.divide(_ufuncs.log(v), _ufuncs.log(q)), 1.0))
+            tail = _ufuncs.less_equal(v, _ufuncs.multiply(q, q))
+            low = _indexing.where(_ufuncs.greater_equal(v, q), 1.0, 2.0)
+            one = _ufuncs.greater_equal(v, p_)
+            res = _indexing.where(one, 1.0, _indexing.where(tail, k, low))
+            bad = _ufuncs.logical_or(_ufuncs.less(k, 1.0), _ufuncs.equal(v, 0.0))
+            ok = _ufuncs.logical_not(_ufuncs.logical_and(
+                _ufuncs.logical_and(_ufuncs.logical_not(one), tail), bad))
+            return _indexing.where(ok, res, 1.0), ok
+
+        return self._rejection(shape, [P, R], draw, np.int64)
+
+    def zipf(self, a, size=None):
+        """Zipf: NumPy's rejection algorithm (Devroye), vectorised; a >= 1025 gives 1."""
+        pa = _as_param(a)
+        if not _all(_xp(pa).greater(pa, 1)):
+            raise ValueError("a <= 1 or a " + ("is NaN" if _is_scalar(pa) else "contains NaNs"))
+        shape = _out_shape(_norm_size(size), [pa])
+        A = _kernel_param(pa, shape)
+        i64max = float(np.iinfo(np.int64).max)  # 2**63: the first float past int64
+        if isinstance(A, float):
+            if A >= 1025:
+                return _core.full(shape, 1, dtype=np.int64)
+            am1 = A - 1.0
+            prm = [am1, 2.0 ** am1, i64max ** -am1, 0.0]
+        else:
+            am1 = _core.ascontiguousarray(_ufuncs.subtract(_ufuncs.minimum(A, 1024.0), 1.0))
+            prm = [am1, _core.ascontiguousarray(_ufuncs.power(2.0, am1)),
+                   _core.ascontiguousarray(_ufuncs.power(i64max, _ufuncs.negative(am1))),
+                   _core.ascontiguousarray(_ufuncs.greater_equal(A, 1025.0).astype(np.float64))]
+
+        def draw(n, prm):
+            am1_, b_, umin_, done_ = prm
+            u01 = self._uniform01((n,))
+            u = _ufuncs.add(_ufuncs.multiply(u01, umin_), _ufuncs.subtract(1.0, u01))
+            v = self._uniform01((n,))
+            with np.errstate(all="ignore"):
+                x = _ufuncs.floor(_ufuncs.power(u, _ufuncs.divide(-1.0, am1_)))
+                t = _ufuncs.power(_ufuncs.add(_ufuncs.divide(1.0, x), 1.0), am1_)
+                lhs = _ufuncs.divide(_ufuncs.multiply(_ufuncs.multiply(v, x),
+                                                      _ufuncs.subtract(t, 1.0)),
+                                     _ufuncs.subtract(b_, 1.0))
+                ok = _ufuncs.logical_and(
+                    _ufuncs.logical_and(_ufuncs.less(x, i64max), _ufuncs.greater_equal(x, 1.0)),
+                    _ufuncs.less_equal(lhs, _ufuncs.divide(t, b_)))
+            done = _ufuncs.not_equal(done_, 0.0)
+            ok = _ufuncs.logical_or(ok, done)
+            return _indexing.where(_ufuncs.logical_or(done, _ufuncs.logical_not(ok)), 1.0, x), ok
+
+        return self._rejection(shape, prm, draw, np.int64)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        """Hypergeometric: NumPy's algorithms on the device: for nsample < 10 or within 10 of
+        the population, drawing the (at most 9) marbles one by one, every element at once;
+        otherwise Stadlober's ratio-of-uniforms (HRUA) rejection, vectorised."""
+        def as_int(x):
+            if _is_device(x):
+                return x.astype(np.int64)
+            return np.asarray(int(x) if np.ndim(x) == 0 else np.asarray(x).astype(np.int64),
+                              dtype=np.int64)
+
+        g, b, n = as_int(ngood), as_int(nbad), as_int(nsample)
+        if not self._legacy and (_any(_xp(g).greater_equal(g, _HYPERGEOM_MAX))
+                                 or _any(_xp(b).greater_equal(b, _HYPERGEOM_MAX))):
+            raise ValueError(f"both ngood and nbad must be less than {_HYPERGEOM_MAX}")
+        total = _ufuncs.add(_dev(g), _dev(b)) if _is_device(g) or _is_device(b) else g + b
+        if _cmp_any("less", total, n):
+            raise ValueError("ngood + nbad < nsample")
+        if _any(_xp(g).less(g, 0)):
+            raise ValueError("ngood < 0")
+        if _any(_xp(b).less(b, 0)):
+            raise ValueError("nbad < 0")
+        if self._legacy:
+            if _any(_xp(n).less(n, 1)):
+                raise ValueError("nsample < 1 or nsample " + ("is NaN" if _is_scalar(n) else
+                                                              "contains NaNs"))
+        elif _any(_xp(n).less(n, 0)):
+            raise ValueError("nsample < 0")
+        shape = _out_shape(_norm_size(size), [g, b, n])
+        G, B, S = (_core.full(shape, float(v), dtype=np.float64) if _is_scalar(v)
+                   else _core.ascontiguousarray(_shape_ops.broadcast_to(
+                       _dev(v).astype(np.float64), shape)) for v in (g, b, n))
+        if all(_is_scalar(v) for v in (g, b, n)):
+            tot, ns = int(g) + int(b), int(n)
+            if 10 <= ns <= tot - 10:
+                return self._hypergeometric_hrua(G, B, S, shape)
+            return self._hypergeometric_sample(G, B, S, shape,
+                                               tot - ns if ns > tot // 2 else ns)
+        tot = _ufuncs.add(G, B)
+        hrua = _ufuncs.logical_and(_ufuncs.greater_equal(S, 10.0),
+                                   _ufuncs.less_equal(S, _ufuncs.subtract(tot, 10.0)))
+        # Each path runs with harmless parameters where the other one is taken.
+        small = self._hypergeometric_sample(G, B, _indexing.where(hrua, 0.0, S), shape, 9)
+        big = self._hypergeometric_hrua(_indexing.where(hrua, G, 10.0),
+                                        _indexing.where(hrua, B, 10.0),
+                                        _indexing.where(hrua, S, 10.0), shape)
+        return _indexing.where(hrua, big, small)
+
+    def _hypergeometric_sample(self, G, B, S, shape, rounds):
+        """NumPy's hypergeometric_sample: the smaller of nsample and its complement drawn one
+        marble per round (``rounds`` bounds that count over the elements)."""
+        tot = _ufuncs.add(G, B)
+        flip = _ufuncs.greater(S, _ufuncs.floor(_ufuncs.multiply(tot, 0.5)))
+        cs = _indexing.where(flip, _ufuncs.subtract(tot, S), S)
+        rt, rg = tot, G
+        for _ in range(rounds):
+            active = _ufuncs.logical_and(
+                _ufuncs.logical_and(_ufuncs.greater(cs, 0.0), _ufuncs.greater(rg, 0.0)),
+                _ufuncs.greater(rt, rg))
+            pick = _ufuncs.less(_ufuncs.floor(_ufuncs.multiply(self._uniform01(shape), rt)), rg)
+            act = active.astype(np.float64)
+            rg = _ufuncs.subtract(rg, _ufuncs.multiply(act, pick.astype(np.float64)))
+            rt = _ufuncs.subtract(rt, act)
+            cs = _ufuncs.subtract(cs, act)
+        rg = _indexing.where(_ufuncs.equal(rt, rg), _ufuncs.subtract(rg, cs), rg)
+        return _indexing.where(flip, rg, _ufuncs.subtract(G, rg)).astype(np.int64)
+
+    def _hypergeometric_hrua(self, G, B, S, shape):
+        """NumPy's hypergeometric_hrua (Stadlober's ratio of uniforms), vectorised."""
+        d1, d2 = 1.7155277699214135, 0.8989161620588988
+        pop = _ufuncs.add(G, B)
+        cs = _ufuncs.minimum(S, _ufuncs.subtract(pop, S))
+        lo, hi = _ufuncs.minimum(G, B), _ufuncs.maximum(G, B)
+        p, q = _ufuncs.divide(lo, pop), _ufuncs.divide(hi, pop)
+        a = _ufuncs.add(_ufuncs.multiply(cs, p), 0.5)
+        var = _ufuncs.divide(_ufuncs.multiply(_ufuncs.multiply(_ufuncs.subtract(pop, cs), cs),
+                                              _ufuncs.multiply(p, q)),
+                             _ufuncs.subtract(pop, 1.0))
+        c = _ufuncs.sqrt(_ufuncs.add(var, 0.5))
+        h = _ufuncs.add(_ufuncs.multiply(c, d1), d2)
+        m = _ufuncs.floor(_ufuncs.divide(_ufuncs.multiply(_ufuncs.add(cs, 1.0),
+                                                          _ufuncs.add(lo, 1.0)),
+                                         _ufuncs.add(pop, 2.0)))
+        gm = _log_factorials(m, lo, cs, hi)
+        bound = _ufuncs.minimum(_ufuncs.add(_ufuncs.minimum(cs, lo), 1.0),
+                                _ufuncs.floor(_ufuncs.add(a, _ufuncs.multiply(c, 16.0))))
+        prm = [_core.ascontiguousarray(v) for v in (a, h, bound, lo, cs, hi, gm)]
+
+        def draw(n, prm):
+            a_, h_, bound_, lo_, cs_, hi_, gm_ = prm
+            u = self._uniform01((n,))
+            v = self._uniform01((n,))
+            x = _ufuncs.add(a_, _ufuncs.divide(_ufuncs.multiply(h_, _ufuncs.subtract(v, 0.5)), u))
+            inside = _ufuncs.logical_and(_ufuncs.greater_equal(x, 0.0), _ufuncs.less(x, bound_))
+            k = _indexing.where(inside, _ufuncs.floor(x), 0.0)
+            t = _ufuncs.subtract(gm_, _log_factorials(k, lo_, cs_, hi_))
+            with np.errstate(all="ignore"):
+                fast = _ufuncs.less_equal(
+                    _ufuncs.subtract(_ufuncs.multiply(u, _ufuncs.subtract(4.0, u)), 3.0), t)
+                slow = _ufuncs.logical_and(
+                    _ufuncs.less(_ufuncs.multiply(u, _ufuncs.subtract(u, t)), 1.0),
+                    _ufuncs.less_equal(_ufuncs.multiply(_ufuncs.log(u), 2.0), t))
+            return k, _ufuncs.logical_and(inside, _ufuncs.logical_or(fast, slow))
+
+        k = self._rejection(shape, prm, draw).astype(np.float64)
+        k = _indexing.where(_ufuncs.greater(G, B), _ufuncs.subtract(cs, k), k)
+        k = _indexing.where(_ufuncs.less(cs, S), _ufuncs.subtract(G, k), k)
+        return k.astype(np.int64)
 
     def poisson(self, lam=1.0, size=None):
         lm = _as_param(lam)
