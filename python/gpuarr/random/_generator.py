@@ -215,10 +215,9 @@ _HYPERGEOM_MAX = 10**9
 _LOG_FACTORIAL_TABLE = np.array([math.lgamma(k + 1.0) for k in range(126)])
 
 
-def _log_factorial(k):
-    """log(k!) of float-valued integers k >= 0 as NumPy's logfactorial: a table below 126,
-    Stirling's series above."""
-    table = _core.asarray(_LOG_FACTORIAL_TABLE)
+def _log_factorial(k, table):
+    """log(k!) of float-valued integers k >= 0 as NumPy's logfactorial: the table (on the
+    device) below 126, Stirling's series above."""
     idx = _ufuncs.clip(k, 0.0, 125.0).astype(np.int64)
     kk = _ufuncs.maximum(k, 1.0)
     stirling = _ufuncs.add(
@@ -231,10 +230,11 @@ def _log_factorial(k):
 
 def _log_factorials(k, lo, cs, hi):
     """The HRUA log-density term lf(k) + lf(lo - k) + lf(cs - k) + lf(hi - cs + k)."""
+    table = _core.asarray(_LOG_FACTORIAL_TABLE)
     return _ufuncs.add(
-        _ufuncs.add(_log_factorial(k), _log_factorial(_ufuncs.subtract(lo, k))),
-        _ufuncs.add(_log_factorial(_ufuncs.subtract(cs, k)),
-                    _log_factorial(_ufuncs.add(_ufuncs.subtract(hi, cs), k))))
+        _ufuncs.add(_log_factorial(k, table), _log_factorial(_ufuncs.subtract(lo, k), table)),
+        _ufuncs.add(_log_factorial(_ufuncs.subtract(cs, k), table),
+                    _log_factorial(_ufuncs.add(_ufuncs.subtract(hi, cs), k), table)))
 
 
 class _Base:
