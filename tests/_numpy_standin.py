@@ -5,8 +5,11 @@ argument handling, dtype rules and order of operations are checked against NumPy
 machine without a GPU, bit for bit."""
 
 import numpy as np
+import pytest
 
 import _device_standin
+import gpuarr
+from conftest import assert_same_exception, outcome, requires_gpu
 
 
 def _array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
@@ -77,3 +80,67 @@ STANDIN = {
 
 def install(monkeypatch):
     _device_standin.install(monkeypatch, STANDIN)
+
+
+# --- shared by the tests of these functions: each case runs with the stand-in and on the device
+
+
+@pytest.fixture(params=["standin", pytest.param("device", marks=[pytest.mark.gpu, requires_gpu])])
+def mode(request, monkeypatch):
+    """'standin' (NumPy in place of the device operations) or 'device' (a GPU)."""
+    if request.param == "standin":
+        install(monkeypatch)
+    return request.param
+
+
+def to_host(mode, x):
+    """A result as host data: a NumPy copy of a device array, the stand-in's array as it is."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(to_host(mode, v) for v in x)
+    if mode == "device":
+        assert isinstance(x, gpuarr.ndarray), type(x)
+        return gpuarr.asnumpy(x)
+    # NumPy's ufuncs give scalars for 0-d operands where the device gives 0-d arrays.
+    assert isinstance(x, (np.ndarray, np.generic)), type(x)
+    return x
+
+
+def check(mode, got, expected, *, ulps=0):
+    """gpuarr's result equals NumPy's: same structure, dtype and shape, values bit for bit
+    with the stand-in; on the device, inexact values within ``ulps`` units in the last place
+    of NumPy's (relative to the largest magnitude: transcendental functions evaluated by
+    another library)."""
+    got = to_host(mode, got)
+    ulps = ulps if mode == "device" else 0
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(got, type(expected)) and len(got) == len(expected), (got, expected)
+        for g, e in zip(got, expected):
+            _compare(g, e, ulps)
+        return
+    _compare(got, expected, ulps)
+
+
+def _compare(got, expected, ulps):
+    got, expected = np.asarray(got), np.asarray(expected)
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    if ulps and expected.dtype.kind in "fc" and expected.size:
+        eps = np.finfo(expected.dtype).eps
+        scale = max(float(np.nanmax(np.abs(expected))), np.finfo(expected.dtype).tiny)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=ulps * eps * scale,
+                                   equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def check_same_outcome(mode, gpu_fn, np_fn, *, ulps=0, message=False):
+    """Both raise the same exception type (and message, with ``message``), or both return
+    equal results (``check``)."""
+    g_kind, g_val, _ = outcome(gpu_fn)
+    e_kind, e_val, _ = outcome(np_fn)
+    if e_kind == "raise":
+        assert g_kind == "raise", f"NumPy raised {e_val!r}; gpuarr returned {g_val!r}"
+        assert_same_exception(g_val, e_val, message=message)
+        return
+    assert g_kind == "ok", f"gpuarr raised {g_val!r}; NumPy returned a value"
+    check(mode, g_val, e_val, ulps=ulps)

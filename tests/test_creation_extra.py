@@ -15,67 +15,11 @@ import numpy as np
 import pytest
 
 import _numpy_standin
+from _numpy_standin import check, check_same_outcome, mode, to_host  # noqa: F401 (mode: a fixture)
 import gpuarr
-from conftest import ALL_DTYPES, assert_same_exception, dtype_id, outcome, requires_gpu
+from conftest import ALL_DTYPES, dtype_id, outcome, requires_gpu
 
 gpu_only = [pytest.mark.gpu, requires_gpu]
-
-
-@pytest.fixture(params=["standin", pytest.param("device", marks=gpu_only)])
-def mode(request, monkeypatch):
-    if request.param == "standin":
-        _numpy_standin.install(monkeypatch)
-    return request.param
-
-
-def _host(mode, x):
-    if isinstance(x, (tuple, list)):
-        return type(x)(_host(mode, v) for v in x)
-    if mode == "device":
-        assert isinstance(x, gpuarr.ndarray), type(x)
-        return gpuarr.asnumpy(x)
-    # NumPy's ufuncs give scalars for 0-d operands where the device gives 0-d arrays.
-    assert isinstance(x, (np.ndarray, np.generic)), type(x)
-    return x
-
-
-def check(mode, got, expected, *, ulps=0):
-    """gpuarr's result equals NumPy's: same dtype and shape, values bit for bit with the
-    stand-in; on the device, inexact values within ``ulps`` units in the last place of
-    NumPy's (relative to the largest magnitude, as the values come from transcendental
-    functions evaluated by a different library)."""
-    got = _host(mode, got)
-    if isinstance(expected, (tuple, list)):
-        assert isinstance(got, type(expected)) and len(got) == len(expected)
-        for g, e in zip(got, expected):
-            _compare(g, e, ulps if mode == "device" else 0)
-        return
-    _compare(got, expected, ulps if mode == "device" else 0)
-
-
-def _compare(got, expected, ulps):
-    got, expected = np.asarray(got), np.asarray(expected)
-    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    assert got.shape == expected.shape, (got.shape, expected.shape)
-    if ulps and expected.dtype.kind in "fc" and expected.size:
-        eps = np.finfo(expected.dtype).eps
-        scale = max(float(np.nanmax(np.abs(expected))), np.finfo(expected.dtype).tiny)
-        np.testing.assert_allclose(got, expected, rtol=0, atol=ulps * eps * scale,
-                                   equal_nan=True)
-    else:
-        np.testing.assert_array_equal(got, expected)
-
-
-def check_same_outcome(mode, gpu_fn, np_fn, *, ulps=0, message=False):
-    g_kind, g_val, _ = outcome(gpu_fn)
-    e_kind, e_val, _ = outcome(np_fn)
-    if e_kind == "raise":
-        assert g_kind == "raise", f"NumPy raised {e_val!r}; gpuarr returned {g_val!r}"
-        assert_same_exception(g_val, e_val, message=message)
-        return
-    assert g_kind == "ok", f"gpuarr raised {g_val!r}; NumPy returned a value"
-    check(mode, g_val, e_val, ulps=ulps)
-
 
 # --- constants and scalar types (host) --------------------------------------------------------
 
@@ -222,7 +166,7 @@ def test_geomspace(mode, kw):
 
 
 def test_geomspace_end_points_are_exact(mode):
-    r = _host(mode, gpuarr.geomspace(3, 7.5, 11))
+    r = to_host(mode, gpuarr.geomspace(3, 7.5, 11))
     assert r[0] == 3 and r[-1] == 7.5
 
 

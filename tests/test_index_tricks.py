@@ -9,60 +9,9 @@ import numpy as np
 import pytest
 
 import _numpy_standin
+from _numpy_standin import check, check_same_outcome, mode, to_host  # noqa: F401 (mode: a fixture)
 import gpuarr
-from conftest import assert_same_exception, outcome, requires_gpu
-
-
-@pytest.fixture(params=["standin", pytest.param("device", marks=[pytest.mark.gpu,
-                                                                    requires_gpu])])
-def mode(request, monkeypatch):
-    if request.param == "standin":
-        _numpy_standin.install(monkeypatch)
-    return request.param
-
-
-def _host(mode, x):
-    if isinstance(x, (tuple, list)):
-        return type(x)(_host(mode, v) for v in x)
-    if mode == "device":
-        assert isinstance(x, gpuarr.ndarray), type(x)
-        return gpuarr.asnumpy(x)
-    # NumPy's ufuncs give scalars for 0-d operands where the device gives 0-d arrays.
-    assert isinstance(x, (np.ndarray, np.generic)), type(x)
-    return x
-
-
-def check(mode, got, expected):
-    """``got`` (gpuarr's result) equals NumPy's ``expected``: same structure, dtype, shape
-    and values (bit for bit: these functions compute integers, or floats by the same
-    operations as NumPy)."""
-    got = _host(mode, got)
-    if isinstance(expected, (tuple, list)):
-        assert isinstance(got, type(expected)) and len(got) == len(expected), (got, expected)
-        for g, e in zip(got, expected):
-            check_values(g, e)
-    else:
-        check_values(got, expected)
-
-
-def check_values(got, expected):
-    expected = np.asarray(expected)
-    got = np.asarray(got)
-    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    assert got.shape == expected.shape, (got.shape, expected.shape)
-    np.testing.assert_array_equal(got, expected)
-
-
-def check_same_outcome(gpu_fn, np_fn, mode):
-    """Both raise the same exception type (and message), or both return equal results."""
-    g_kind, g_val, _ = outcome(gpu_fn)
-    e_kind, e_val, _ = outcome(np_fn)
-    if e_kind == "raise":
-        assert g_kind == "raise", f"NumPy raised {e_val!r}; gpuarr returned {g_val!r}"
-        assert_same_exception(g_val, e_val, message=False)
-        return
-    assert g_kind == "ok", f"gpuarr raised {g_val!r}; NumPy returned a value"
-    check(mode, g_val, e_val)
+from conftest import assert_same_exception, outcome
 
 
 # --- ix_ ------------------------------------------------------------------------------------
@@ -85,11 +34,11 @@ def test_ix_indexes_the_cross_product(mode):
     rows, cols = gpuarr.ix_([0, 3, 4], [True, False, True, True, False, False])
     er, ec = np.ix_([0, 3, 4], [True, False, True, True, False, False])
     check(mode, (rows, cols), (er, ec))
-    np.testing.assert_array_equal(a[_host(mode, rows), _host(mode, cols)], a[er, ec])
+    np.testing.assert_array_equal(a[to_host(mode, rows), to_host(mode, cols)], a[er, ec])
 
 
 def test_ix_rejects_nd_sequences(mode):
-    check_same_outcome(lambda: gpuarr.ix_([[0, 1]]), lambda: np.ix_([[0, 1]]), mode)
+    check_same_outcome(mode, lambda: gpuarr.ix_([[0, 1]]), lambda: np.ix_([[0, 1]]))
 
 
 # --- r_ and c_ ------------------------------------------------------------------------------
@@ -117,7 +66,7 @@ R_KEYS = [
 
 @pytest.mark.parametrize("key", R_KEYS, ids=range(len(R_KEYS)))
 def test_r_(mode, key):
-    check_same_outcome(lambda: gpuarr.r_[key], lambda: np.r_[key], mode)
+    check_same_outcome(mode, lambda: gpuarr.r_[key], lambda: np.r_[key])
 
 
 C_KEYS = [
@@ -130,7 +79,7 @@ C_KEYS = [
 
 @pytest.mark.parametrize("key", C_KEYS, ids=range(len(C_KEYS)))
 def test_c_(mode, key):
-    check_same_outcome(lambda: gpuarr.c_[key], lambda: np.c_[key], mode)
+    check_same_outcome(mode, lambda: gpuarr.c_[key], lambda: np.c_[key])
 
 
 @pytest.mark.parametrize("key", [
@@ -140,7 +89,7 @@ def test_c_(mode, key):
     np.s_[[[1]], [1, 2]],  # mismatched dimensions in concatenate
 ], ids=["late-directive", "unknown", "unknown-pair", "shapes"])
 def test_r_errors_are_numpys(mode, key):
-    check_same_outcome(lambda: gpuarr.r_[key], lambda: np.r_[key], mode)
+    check_same_outcome(mode, lambda: gpuarr.r_[key], lambda: np.r_[key])
 
 
 def test_r_has_no_matrix_directives():
@@ -178,16 +127,16 @@ GRID_KEYS = [
 
 @pytest.mark.parametrize("key", GRID_KEYS, ids=range(len(GRID_KEYS)))
 def test_mgrid(mode, key):
-    check_same_outcome(lambda: gpuarr.mgrid[key], lambda: np.mgrid[key], mode)
+    check_same_outcome(mode, lambda: gpuarr.mgrid[key], lambda: np.mgrid[key])
 
 
 @pytest.mark.parametrize("key", GRID_KEYS, ids=range(len(GRID_KEYS)))
 def test_ogrid(mode, key):
-    check_same_outcome(lambda: gpuarr.ogrid[key], lambda: np.ogrid[key], mode)
+    check_same_outcome(mode, lambda: gpuarr.ogrid[key], lambda: np.ogrid[key])
 
 
 def test_mgrid_negative_size_is_numpys_error(mode):
-    check_same_outcome(lambda: gpuarr.mgrid[5:0, 0:2], lambda: np.mgrid[5:0, 0:2], mode)
+    check_same_outcome(mode, lambda: gpuarr.mgrid[5:0, 0:2], lambda: np.mgrid[5:0, 0:2])
 
 
 def test_index_expressions_are_numpys():
@@ -207,8 +156,8 @@ def test_diag_indices(mode, n, ndim):
 def test_diag_indices_from(mode, shape):
     host = np.zeros(shape)
     arr = host if mode == "standin" else gpuarr.asarray(host)
-    check_same_outcome(lambda: gpuarr.diag_indices_from(arr),
-                       lambda: np.diag_indices_from(host), mode)
+    check_same_outcome(mode, lambda: gpuarr.diag_indices_from(arr),
+                       lambda: np.diag_indices_from(host))
 
 
 TRI_CASES = [(n, k, m) for n in (0, 1, 4) for k in (-5, -1, 0, 2, 6) for m in (None, 0, 3, 6)]
@@ -225,22 +174,23 @@ def test_tril_triu_indices(mode, n, k, m):
 def test_tril_triu_indices_from(mode, shape, k):
     host = np.zeros(shape)
     arr = host if mode == "standin" else gpuarr.asarray(host)
-    check_same_outcome(lambda: gpuarr.tril_indices_from(arr, k),
-                       lambda: np.tril_indices_from(host, k), mode)
-    check_same_outcome(lambda: gpuarr.triu_indices_from(arr, k=k),
-                       lambda: np.triu_indices_from(host, k=k), mode)
+    check_same_outcome(mode, lambda: gpuarr.tril_indices_from(arr, k),
+                       lambda: np.tril_indices_from(host, k))
+    check_same_outcome(mode, lambda: gpuarr.triu_indices_from(arr, k=k),
+                       lambda: np.triu_indices_from(host, k=k))
 
 
 def test_triangle_indices_select_the_triangle(mode):
     a = np.arange(20.0).reshape(4, 5)
-    rows, cols = (_host(mode, x) for x in gpuarr.triu_indices(4, 1, 5))
+    rows, cols = (to_host(mode, x) for x in gpuarr.triu_indices(4, 1, 5))
     np.testing.assert_array_equal(a[rows, cols], a[np.triu_indices(4, 1, 5)])
 
 
 @pytest.mark.parametrize("func", ["triu", "tril"])
 @pytest.mark.parametrize("n,k", [(3, 0), (4, 1), (4, -2), (0, 0)])
 def test_mask_indices(mode, func, n, k):
-    check(mode, gpuarr.mask_indices(n, getattr(gpuarr, func), k), np.mask_indices(n, getattr(np, func), k))
+    check(mode, gpuarr.mask_indices(n, getattr(gpuarr, func), k),
+          np.mask_indices(n, getattr(np, func), k))
 
 
 # --- ravel_multi_index and unravel_index ----------------------------------------------------
