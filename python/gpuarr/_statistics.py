@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as _np
 
-from gpuarr import _core, _products, _reductions, _shape_ops, _sorting, _ufuncs
+from gpuarr import _core, _histogram_bins, _products, _reductions, _shape_ops, _sorting, _ufuncs
 from gpuarr._core import ndarray as _ndarray
 
 if TYPE_CHECKING:
@@ -166,23 +166,8 @@ def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *,
 def _outer_edges(col, rng):
     """The first and last edge of equal bins for one dimension, as numpy.histogramdd has
     them (the sample's minimum and maximum are read back when there is no range)."""
-    if rng is not None:
-        first_edge, last_edge = rng
-        if first_edge > last_edge:
-            raise ValueError("max must be larger than min in range parameter.")
-        if not (_np.isfinite(first_edge) and _np.isfinite(last_edge)):
-            raise ValueError(f"supplied range of [{first_edge}, {last_edge}] is not finite")
-    elif col.size == 0:
-        first_edge, last_edge = 0, 1
-    else:
-        lo_hi = _core.asnumpy(_shape_ops.stack((_reductions.min(col), _reductions.max(col))))
-        first_edge, last_edge = lo_hi[0], lo_hi[1]
-        if not (_np.isfinite(first_edge) and _np.isfinite(last_edge)):
-            raise ValueError(f"autodetected range of [{first_edge}, {last_edge}] is not finite")
-    if first_edge == last_edge:
-        first_edge = first_edge - 0.5
-        last_edge = last_edge + 0.5
-    return first_edge, last_edge
+    return _histogram_bins._outer_edges(
+        _histogram_bins._min_max(col) if rng is None else _np.empty(0, col.dtype), rng)
 
 
 def _sample_2d(sample):
