@@ -101,7 +101,7 @@ from gpuarr._histogram_bins import histogram_bin_edges  # noqa: E402
 from gpuarr import _array_utils, _printing, _polynomial, emath  # noqa: E402
 from numpy import exceptions  # noqa: E402,F401  (NumPy's warning and exception classes)
 
-__version__ = "0.1.0"
+from gpuarr._version import __version__  # noqa: E402
 
 # NumPy's scalar types and dtype helpers, so that ``gpuarr.float32`` works as in CuPy.
 from numpy import (  # noqa: E402
