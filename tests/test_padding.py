@@ -81,8 +81,25 @@ def test_pad_other_shapes_and_errors(xp, rng):
     for h, width, mode, kwargs in cases:
         same_outcome(xp, lambda: np.pad(h, width, mode, **kwargs),
                      lambda: ga.pad(xp.dev(h) if h is not h1 else d1, width, mode, **kwargs))
-    with pytest.raises(NotImplementedError):
-        ga.pad(d1, 2, lambda vector, width, axis, kwargs: None)
+
+
+def _pad_with(vector, pad_width, iaxis, kwargs):
+    # numpy.pad's documented example of a callable mode (writes through the vector view)
+    pad_value = kwargs.get("padder", 10)
+    vector[:pad_width[0]] = pad_value
+    if pad_width[1]:
+        vector[-pad_width[1]:] = pad_value
+
+
+@pytest.mark.parametrize("shape,width", [((6,), 2), ((3, 4), ((1, 2), (0, 3))),
+                                         ((2, 3, 2), 1), ((0, 3), 1), ((), 0)], ids=str)
+def test_pad_callable_mode(xp, rng, shape, width):
+    h = rng.integers(-5, 5, shape).astype(np.float32)
+    d = xp.dev(h)
+    same_outcome(xp, lambda: np.pad(h, width, _pad_with),
+                 lambda: ga.pad(d, width, _pad_with))
+    same_outcome(xp, lambda: np.pad(h, width, _pad_with, padder=-1),
+                 lambda: ga.pad(d, width, _pad_with, padder=-1))
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int32, np.float32], ids=dtype_id)

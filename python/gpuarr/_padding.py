@@ -35,11 +35,13 @@ def _view_roi(array, original_area_slice, axis):
     return array[sl]
 
 
-def _pad_simple(array, pad_width):
+def _pad_simple(array, pad_width, fill_value=None):
     new_shape = tuple(left + size + right
                       for size, (left, right) in zip(array.shape, pad_width))
     order = "F" if (array.flags.f_contiguous and not array.flags.c_contiguous) else "C"
     padded = _core.empty(new_shape, dtype=array.dtype, order=order)
+    if fill_value is not None:
+        padded.fill(fill_value)
     original_area_slice = tuple(slice(left, left + size)
                                 for size, (left, right) in zip(array.shape, pad_width))
     padded[original_area_slice] = array
@@ -239,8 +241,10 @@ def pad(array: ArrayLike, pad_width, mode="constant", **kwargs) -> ndarray:
     mode : str, optional
         'constant' (``constant_values``), 'edge', 'linear_ramp' (``end_values``),
         'maximum', 'mean', 'median', 'minimum' (``stat_length``), 'reflect', 'symmetric'
-        (``reflect_type`` 'even' or 'odd'), 'wrap' or 'empty'. A callable mode is not
-        supported.
+        (``reflect_type`` 'even' or 'odd'), 'wrap', 'empty', or a function
+        ``mode(vector, iaxis_pad_width, iaxis, kwargs)`` that fills the padding of each 1-d
+        vector along each axis in place, as numpy.pad calls it (one call per vector, as
+        NumPy's: for large arrays prefer a named mode).
     **kwargs
         The mode's keyword arguments, as numpy.pad's.
 
@@ -257,7 +261,13 @@ def pad(array: ArrayLike, pad_width, mode="constant", **kwargs) -> ndarray:
     pad_width = _as_pairs(pad_width, array.ndim, as_index=True)
     pad_width = [(int(lo), int(hi)) for lo, hi in pad_width]
     if callable(mode):
-        raise NotImplementedError("gpuarr.pad: a callable mode is not supported")
+        padded, _ = _pad_simple(array, pad_width, fill_value=0)
+        for axis in range(padded.ndim):
+            others = padded.shape[:axis] + padded.shape[axis + 1:]
+            for ind in _np.ndindex(others):
+                vector = padded[ind[:axis] + (slice(None),) + ind[axis:]]
+                mode(vector, pad_width[axis], axis, kwargs)
+        return padded
     try:
         unsupported_kwargs = set(kwargs) - set(_ALLOWED_KWARGS[mode])
     except (KeyError, TypeError):
