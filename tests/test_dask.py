@@ -1,0 +1,301 @@
+"""gpuarr arrays as Dask array chunks (gpuarr.dask): the registrations, the reductions whose
+element counts Dask computes per chunk, mixed Dask/gpuarr operands, the "gpuarr" array
+backend and its random numbers, to_backend, sizeof, the threaded scheduler, a distributed
+round trip and a thread stress test, each result against NumPy."""
+
+import pathlib
+import subprocess
+import sys
+import threading
+import tomllib
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array", reason="Dask is not installed (pip install gpuarr[dask])")
+import dask  # noqa: E402
+
+import gpuarr  # noqa: E402
+import gpuarr.dask as gdask  # noqa: E402
+from conftest import gpu_test  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _close(actual, expected, rtol=1e-6, atol=1e-6):
+    assert isinstance(actual, gpuarr.ndarray), type(actual)
+    got = gpuarr.asnumpy(actual)
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol)
+
+
+# --- host-side: what is registered and declared ----------------------------------------
+
+def test_import_gpuarr_does_not_import_dask():
+    code = "import sys, gpuarr; print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_chunk_type_and_lookups_registered():
+    from dask.array import dispatch
+    from dask.array.chunk_types import is_valid_chunk_type
+    from dask.sizeof import sizeof
+
+    assert is_valid_chunk_type(gpuarr.ndarray)
+    nd = gpuarr.ndarray
+    assert dispatch.concatenate_lookup.dispatch(nd) is gdask._concatenate
+    assert dispatch.take_lookup.dispatch(nd) is gpuarr.take
+    assert dispatch.tensordot_lookup.dispatch(nd) is gpuarr.tensordot
+    assert dispatch.einsum_lookup.dispatch(nd) is gdask._einsum
+    assert dispatch.empty_lookup.dispatch(nd) is gpuarr.empty
+    assert dispatch.divide_lookup.dispatch(nd) is gdask._divide
+    assert dispatch.percentile_lookup.dispatch(nd) is gdask._percentile
+    assert dispatch.numel_lookup.dispatch(nd) is gdask._numel
+    assert dispatch.nannumel_lookup.dispatch(nd) is gdask._nannumel
+    assert dispatch.to_numpy_dispatch.dispatch(nd) is gdask._gpuarr_to_numpy
+    assert gdask.to_gpuarr_dispatch.dispatch(np.ndarray) is gdask._numpy_to_gpuarr
+    assert sizeof.dispatch(nd) is gdask._sizeof_gpuarr
+    # Registering twice keeps one chunk-type entry.
+    from dask.array.chunk_types import _HANDLED_CHUNK_TYPES
+    gdask.register()
+    assert _HANDLED_CHUNK_TYPES.count(nd) == 1
+
+
+def test_distributed_serializers_registered():
+    pytest.importorskip("distributed", reason="distributed is not installed")
+    from distributed.protocol import dask_deserialize, dask_serialize
+    from distributed.protocol.cuda import cuda_deserialize, cuda_serialize
+
+    assert dask_serialize.dispatch(gpuarr.ndarray) is gdask._host_serialize
+    assert dask_deserialize.dispatch(gpuarr.ndarray) is gdask._host_deserialize
+    assert cuda_serialize.dispatch(gpuarr.ndarray) is gdask._device_serialize
+    assert cuda_deserialize.dispatch(gpuarr.ndarray) is gdask._device_deserialize
+
+
+def test_backend_entry_point_declared_and_registered():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert meta["entry-points"]["dask.array.backends"]["gpuarr"] == \
+        "gpuarr.dask:GpuarrBackendEntrypoint"
+    extra = meta["optional-dependencies"]["dask"]
+    assert any(r.startswith("dask[array]") for r in extra)
+    assert any(r.startswith("distributed") for r in extra)
+    from dask.array.backends import array_creation_dispatch
+    with dask.config.set({"array.backend": "gpuarr"}):
+        assert array_creation_dispatch.backend == "gpuarr"
+        assert isinstance(array_creation_dispatch.dispatch("gpuarr"),
+                          gdask.GpuarrBackendEntrypoint)
+        assert array_creation_dispatch.RandomState is gpuarr.random.RandomState
+        assert array_creation_dispatch.default_bit_generator is gpuarr.random.Generator
+
+
+# --- on the GPU -------------------------------------------------------------------------
+
+def _pair(shape=(64, 48), chunks=(16, 24), dtype=np.float64, seed=0):
+    h = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    return h, da.from_array(gpuarr.asarray(h), chunks=chunks, asarray=False)
+
+
+@gpu_test
+def test_chunks_are_gpuarr():
+    h, x = _pair()
+    assert isinstance(x._meta, gpuarr.ndarray)
+    _close((x + 1).compute(), h + 1)
+
+
+@gpu_test
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("name", ["sum", "mean", "std", "var", "min", "max"])
+def test_reductions_along_axes(name, axis):
+    h, x = _pair()
+    _close(getattr(x, name)(axis=axis).compute(), getattr(h, name)(axis=axis), rtol=1e-9)
+
+
+@gpu_test
+@pytest.mark.parametrize("name", ["nanmean", "nanstd", "nanvar", "nansum"])
+def test_nan_reductions_along_axes(name):
+    h, _ = _pair()
+    h[::5, ::3] = np.nan
+    x = da.from_array(gpuarr.asarray(h), chunks=(16, 24), asarray=False)
+    for axis in (None, 0, 1):
+        _close(getattr(da, name)(x, axis=axis).compute(), getattr(np, name)(h, axis=axis),
+               rtol=1e-9)
+
+
+@gpu_test
+def test_mixed_dask_and_gpuarr_operands():
+    h, x = _pair()
+    g = gpuarr.asarray(h[0])
+    for r in (x + g, g + x, x * g, np.add(x, g)):
+        assert isinstance(r, da.Array)
+        expected = h * h[0] if r.name.startswith("mul") else h + h[0]
+        _close(r.compute(), expected)
+
+
+@gpu_test
+def test_gpuarr_ufunc_given_dask_array_returns_dask_array():
+    h, x = _pair()
+    r = gpuarr.sin(x)
+    assert isinstance(r, da.Array)
+    _close(r.compute(), np.sin(h))
+    r = gpuarr.add(x, 2.0)
+    assert isinstance(r, da.Array)
+    _close(r.compute(), h + 2.0)
+
+
+@gpu_test
+def test_concatenate_take_tensordot_einsum_percentile():
+    h, x = _pair()
+    _close(da.concatenate([x, x], axis=0).compute(), np.concatenate([h, h], axis=0))
+    _close(x[[3, 1, 40]].compute(), h[[3, 1, 40]])
+    _close(da.tensordot(x, x.T, axes=1).compute(), np.tensordot(h, h.T, axes=1), rtol=1e-9)
+    _close(da.einsum("ij,kj->ik", x, x).compute(), np.einsum("ij,kj->ik", h, h), rtol=1e-9)
+    v = x[:, 0].rechunk(16)
+    got = da.percentile(v, [10, 50, 90]).compute()
+    got = gpuarr.asnumpy(got) if isinstance(got, gpuarr.ndarray) else np.asarray(got)
+    # Dask merges per-chunk percentiles: approximate, as for NumPy chunks.
+    np.testing.assert_allclose(got, np.percentile(h[:, 0], [10, 50, 90]), atol=0.5)
+
+
+@gpu_test
+@pytest.mark.parametrize("fn", ["ones", "zeros", "empty", "full", "arange"])
+def test_backend_creation(fn):
+    with dask.config.set({"array.backend": "gpuarr"}):
+        if fn == "full":
+            x = da.full((10, 6), 2.5, chunks=(4, 3))
+            expected = np.full((10, 6), 2.5)
+        elif fn == "arange":
+            x = da.arange(0, 20, 3, chunks=3)
+            expected = np.arange(0, 20, 3)
+        else:
+            x = getattr(da, fn)((10, 6), chunks=(4, 3))
+            expected = getattr(np, fn)((10, 6))
+    assert isinstance(x._meta, gpuarr.ndarray)
+    r = x.compute()
+    assert isinstance(r, gpuarr.ndarray)
+    if fn != "empty":
+        _close(r, expected)
+    assert r.shape == expected.shape and r.dtype == expected.dtype
+
+
+@gpu_test
+def test_backend_random():
+    with dask.config.set({"array.backend": "gpuarr"}):
+        x = da.random.random((1000, 50), chunks=(250, 25))
+        rng = da.random.default_rng(42)
+        y = rng.standard_normal((1000, 50), chunks=(250, 25))
+        y2 = da.random.default_rng(42).standard_normal((1000, 50), chunks=(250, 25))
+    for a in (x, y):
+        assert isinstance(a._meta, gpuarr.ndarray)
+    hx = gpuarr.asnumpy(x.compute())
+    assert hx.shape == (1000, 50) and hx.min() >= 0 and hx.max() < 1
+    assert abs(hx.mean() - 0.5) < 0.02
+    hy = gpuarr.asnumpy(y.compute())
+    assert abs(hy.mean()) < 0.02 and abs(hy.std() - 1) < 0.02
+    np.testing.assert_array_equal(hy, gpuarr.asnumpy(y2.compute()))
+    # Chunks draw different streams.
+    assert not np.array_equal(hy[:250], hy[250:500])
+
+
+@gpu_test
+def test_to_backend_round_trip():
+    h = np.arange(60.0).reshape(6, 10)
+    x = da.from_array(h, chunks=(3, 5))
+    g = x.to_backend("gpuarr")
+    assert isinstance(g._meta, gpuarr.ndarray)
+    _close(g.compute(), h)
+    assert g.to_backend("gpuarr") is g
+    back = g.to_backend("numpy")
+    r = back.compute()
+    assert type(r) is np.ndarray
+    np.testing.assert_array_equal(r, h)
+
+
+@gpu_test
+def test_sizeof_counts_device_bytes():
+    from dask.sizeof import sizeof
+
+    a = gpuarr.zeros((256, 1024), dtype=np.float32)
+    assert sizeof(a) == 256 * 1024 * 4
+    assert sizeof(a[:, :512]) == 256 * 512 * 4
+
+
+@gpu_test
+def test_threaded_scheduler_compute():
+    h, x = _pair((512, 256), (64, 64))
+    r = ((x - x.mean(axis=0)) / x.std(axis=0)).sum(axis=1)
+    expected = ((h - h.mean(axis=0)) / h.std(axis=0)).sum(axis=1)
+    _close(r.compute(scheduler="threads", num_workers=8), expected, rtol=1e-9, atol=1e-9)
+    _close((x @ x.T).compute(scheduler="threads"), h @ h.T, rtol=1e-9, atol=1e-9)
+
+
+@gpu_test
+@pytest.mark.parametrize("family", ["dask", "cuda"])
+def test_serializers_round_trip(family):
+    pytest.importorskip("distributed", reason="distributed is not installed")
+    h = np.random.default_rng(3).standard_normal((33, 17)).astype(np.float32)
+    a = gpuarr.asarray(h)
+    for src in (a, a[::2, 1:], a.T, gpuarr.asarray(np.zeros((0, 3), np.float32))):
+        expected = gpuarr.asnumpy(src)
+        if family == "dask":
+            header, frames = gdask._host_serialize(src)
+            assert all(not isinstance(f, gpuarr.ndarray) for f in frames)
+            out = gdask._host_deserialize(header, [bytes(f) for f in frames])
+        else:
+            header, frames = gdask._device_serialize(src)
+            out = gdask._device_deserialize(header, frames)
+        _close(out, expected, rtol=0, atol=0)
+
+
+@gpu_test
+def test_distributed_round_trip():
+    distributed = pytest.importorskip("distributed", reason="distributed is not installed")
+    h, x = _pair((256, 128), (64, 64))
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=2,
+                            dashboard_address=None) as client:
+        g = client.scatter(gpuarr.asarray(h))
+        back = client.submit(lambda a: a * 2, g).result()
+        _close(back, h * 2)
+        r = client.compute((x - x.mean(axis=0)).sum(axis=1)).result()
+        _close(r, (h - h.mean(axis=0)).sum(axis=1), rtol=1e-9, atol=1e-9)
+        _close(client.compute(x @ x.T).result(), h @ h.T, rtol=1e-9, atol=1e-9)
+
+
+@gpu_test
+def test_thread_stress_mixed_operations():
+    rng = np.random.default_rng(7)
+    hosts = [rng.standard_normal((64, 32)) for _ in range(16)]
+    errors = []
+    iterations = 60
+
+    def work(i):
+        try:
+            h = hosts[i]
+            g = gpuarr.asarray(h)
+            for k in range(iterations):
+                op = (i + k) % 5
+                if op == 0:
+                    got, expected = gpuarr.sin(g) * 2 + 1, np.sin(h) * 2 + 1
+                elif op == 1:
+                    got, expected = gpuarr.sum(g, axis=0), h.sum(axis=0)
+                elif op == 2:
+                    got, expected = g @ g.T, h @ h.T
+                elif op == 3:
+                    x = da.from_array(g, chunks=(16, 16), asarray=False)
+                    got = x.mean(axis=1).compute(scheduler="sync")
+                    expected = h.mean(axis=1)
+                else:
+                    got, expected = gpuarr.sort(g, axis=1), np.sort(h, axis=1)
+                np.testing.assert_allclose(gpuarr.asnumpy(got), expected, rtol=1e-9, atol=1e-9)
+        except BaseException as e:  # noqa: BLE001 - reported from the main thread
+            errors.append((i, repr(e)))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    assert not errors, errors[:3]
