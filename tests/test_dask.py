@@ -91,6 +91,26 @@ def test_backend_entry_point_declared_and_registered():
         assert array_creation_dispatch.default_bit_generator is gpuarr.random.Generator
 
 
+def test_ufunc_override_hook_defers_to_dask():
+    # The hook the ufunc binding calls after a TypeError (host-side: Dask arrays of NumPy
+    # chunks need no device).
+    from gpuarr import _core, _numpy_dispatch
+
+    assert _core._ufunc_override is _numpy_dispatch._ufunc_override
+    h = np.linspace(0, 1, 12).reshape(3, 4)
+    x = da.from_array(h, chunks=2)
+    r = _numpy_dispatch._ufunc_override("sin", (x,), {})
+    assert isinstance(r, da.Array)
+    np.testing.assert_allclose(r.compute(), np.sin(h))
+    r = _numpy_dispatch._ufunc_override("add", (2.0, x), {"dtype": np.float32})
+    assert isinstance(r, da.Array) and r.dtype == np.float32
+    np.testing.assert_allclose(r.compute(), h + 2, rtol=1e-6)
+    # No foreign override: the call's own TypeError stands (host arrays stay refused).
+    assert _numpy_dispatch._ufunc_override("sin", (h,), {}) is None
+    assert _numpy_dispatch._ufunc_override("add", ([1.0], 2), {}) is None
+    assert _numpy_dispatch._ufunc_override("_no_such_kernel", (x,), {}) is None
+
+
 # --- on the GPU -------------------------------------------------------------------------
 
 def _pair(shape=(64, 48), chunks=(16, 24), dtype=np.float64, seed=0):

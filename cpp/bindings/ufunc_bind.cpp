@@ -279,7 +279,7 @@ std::optional<DType> dtype_arg(py::handle dtype) {
   return dtype_from_py(dtype);
 }
 
-py::object call_from_python(const UfuncDef& u, py::args args, py::kwargs kwargs) {
+py::object call_from_python(const UfuncDef& u, const py::args& args, const py::kwargs& kwargs) {
   py::handle out = py::none();
   py::handle dtype = py::none();
   Casting casting = Casting::SameKind;
@@ -318,6 +318,17 @@ py::object call_from_python(const UfuncDef& u, py::args args, py::kwargs kwargs)
   }
   std::vector<py::handle> inputs(args.begin(), args.begin() + u.nin);
   return call_ufunc(u, inputs.data(), out, dtype_arg(dtype), casting);
+}
+
+// After a TypeError from a call: an operand of a type that overrides ufuncs (a Dask array,
+// ...: a foreign __array_ufunc__) gets the call, as NumPy's protocol gives it; the hook
+// (gpuarr._core._ufunc_override, set by the Python layer) returns None where none applies.
+// Only the failing path looks, so a call that succeeds costs nothing more.
+py::object call_override(const UfuncDef& u, const py::args& args, const py::kwargs& kwargs) {
+  static auto* core = new py::object(py::module_::import("gpuarr._core"));
+  py::object hook = py::getattr(*core, "_ufunc_override", py::none());
+  if (hook.is_none()) return hook;
+  return hook(u.name, args, kwargs);
 }
 
 std::string loop_type_string(const UfuncLoopTypes& lt, int nin) {
@@ -493,7 +504,13 @@ GPUARR_BINDINGS(10) {
   py::class_<PyUfunc>(m, "ufunc", py::dynamic_attr(),
                       "A function applied element by element with broadcasting (numpy.ufunc).")
       .def("__call__", [](const PyUfunc& f, py::args args, py::kwargs kw) {
-        return call_from_python(*f.def, std::move(args), std::move(kw));
+        try {
+          return call_from_python(*f.def, args, kw);
+        } catch (const TypeError&) {
+          py::object r = call_override(*f.def, args, kw);
+          if (r.is_none()) throw;
+          return r;
+        }
       })
       .def_property_readonly("nin", [](const PyUfunc& f) { return f.def->nin; })
       .def_property_readonly("nout", [](const PyUfunc&) { return 1; })

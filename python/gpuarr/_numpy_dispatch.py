@@ -10,7 +10,7 @@ import sys
 
 import numpy as _np
 
-from gpuarr import _ufuncs
+from gpuarr import _core, _ufuncs
 from gpuarr._core import ndarray as _ndarray
 
 # NumPy ufuncs whose gpuarr counterpart is a plain function (no ufunc methods).
@@ -74,3 +74,39 @@ def _array_function(self, func, types, args, kwargs):
     if impl is None:
         return NotImplemented
     return impl(*args, **kwargs)
+
+
+def _ufunc_override(name, args, kwargs):
+    """NumPy's ``__array_ufunc__`` protocol for a gpuarr ufunc call that raised TypeError:
+    the first operand of a foreign type that overrides ufuncs (a Dask array, ...) gets the
+    call with NumPy's ufunc of the same name, so ``gpuarr.sin(dask_array)`` is a Dask array.
+    None where no operand takes it (the call's TypeError stands). NumPy arrays and scalars
+    are not foreign: gpuarr refuses host arrays as operands. The ufunc binding calls this
+    only after a call failed, so successful calls pay nothing for it."""
+    np_ufunc = getattr(_np, name, None)
+    if not isinstance(np_ufunc, _np.ufunc):
+        return None
+    nin = np_ufunc.nin
+    inputs = tuple(args[:nin])
+    kwargs = dict(kwargs)
+    out = tuple(args[nin:]) if len(args) > nin else kwargs.pop("out", ())
+    if not isinstance(out, tuple):
+        out = (out,)
+    if out:
+        kwargs["out"] = out
+    seen = set()
+    for x in inputs + out:
+        t = type(x)
+        if t in seen or issubclass(t, (_ndarray, _np.ndarray, _np.generic)):
+            continue
+        seen.add(t)
+        override = getattr(t, "__array_ufunc__", None)
+        if override is None:
+            continue
+        result = override(x, np_ufunc, "__call__", *inputs, **kwargs)
+        if result is not NotImplemented:
+            return result
+    return None
+
+
+_core._ufunc_override = _ufunc_override
