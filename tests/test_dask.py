@@ -257,16 +257,19 @@ def test_serializers_round_trip(family):
     pytest.importorskip("distributed", reason="distributed is not installed")
     h = np.random.default_rng(3).standard_normal((33, 17)).astype(np.float32)
     a = gpuarr.asarray(h)
+    from distributed.protocol import deserialize, serialize
+
     for src in (a, a[::2, 1:], a.T, gpuarr.asarray(np.zeros((0, 3), np.float32))):
         expected = gpuarr.asnumpy(src)
+        header, frames = serialize(src, serializers=(family,), on_error="raise")
+        assert header["serializer"] == family
         if family == "dask":
-            header, frames = gdask._host_serialize(src)
+            # Host frames only (what crosses a TCP socket): no pickle of the array.
             assert all(not isinstance(f, gpuarr.ndarray) for f in frames)
-            out = gdask._host_deserialize(header, [bytes(f) for f in frames])
+            frames = [bytes(f) for f in frames]
         else:
-            header, frames = gdask._device_serialize(src)
-            out = gdask._device_deserialize(header, frames)
-        _close(out, expected, rtol=0, atol=0)
+            assert all(isinstance(f, gpuarr.ndarray) for f in frames)
+        _close(deserialize(header, frames), expected, rtol=0, atol=0)
 
 
 @gpu_test
@@ -281,6 +284,24 @@ def test_distributed_round_trip():
         r = client.compute((x - x.mean(axis=0)).sum(axis=1)).result()
         _close(r, (h - h.mean(axis=0)).sum(axis=1), rtol=1e-9, atol=1e-9)
         _close(client.compute(x @ x.T).result(), h @ h.T, rtol=1e-9, atol=1e-9)
+
+
+@gpu_test
+def test_local_cluster_processes_round_trip():
+    # Worker processes: arrays cross TCP through the "dask" serializers (the workers
+    # register gpuarr.dask lazily when they first unpickle the gpuarr type).
+    distributed = pytest.importorskip("distributed", reason="distributed is not installed")
+    h = np.random.default_rng(5).standard_normal((128, 64))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        f = client.scatter(gpuarr.asarray(h))
+        _close(client.submit(lambda a: a * 2, f).result(), h * 2)
+        with dask.config.set({"array.backend": "gpuarr"}):
+            x = da.random.random((256, 64), chunks=(64, 32))
+        x = x.persist()
+        hx = gpuarr.asnumpy(client.compute(x).result())
+        _close(client.compute(x.std(axis=0)).result(), hx.std(axis=0), rtol=1e-9)
 
 
 @gpu_test
@@ -319,3 +340,27 @@ def test_thread_stress_mixed_operations():
         t.join(timeout=60)
     assert not any(t.is_alive() for t in threads)
     assert not errors, errors[:3]
+
+
+def test_gpuarr_imported_after_dask_registers_lazily():
+    # A distributed worker imports gpuarr when it unpickles a gpuarr type: the first lookup
+    # of that type in Dask's or distributed's tables registers gpuarr.dask.
+    pytest.importorskip("distributed", reason="distributed is not installed")
+    code = """
+import sys
+import dask.array, dask.sizeof, distributed.protocol
+import gpuarr
+assert "gpuarr.dask" not in sys.modules
+from distributed.protocol import dask_deserialize
+f = dask_deserialize.dispatch(gpuarr.ndarray)
+import gpuarr.dask as g
+assert f is g._host_deserialize, f
+from dask.array.chunk_types import is_valid_chunk_type
+assert is_valid_chunk_type(gpuarr.ndarray)
+from dask.array.dispatch import concatenate_lookup
+assert concatenate_lookup.dispatch(gpuarr.ndarray) is g._concatenate
+print("ok")
+"""
+    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -10,7 +10,7 @@ import sys
 
 import numpy as _np
 
-from gpuarr import _core, _ufuncs
+from gpuarr import _core, _dask_registration, _ufuncs  # noqa: F401  (lazy Dask entries)
 from gpuarr._core import ndarray as _ndarray
 
 # NumPy ufuncs whose gpuarr counterpart is a plain function (no ufunc methods).
