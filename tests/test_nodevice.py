@@ -63,6 +63,24 @@ def test_import_and_availability():
     assert isinstance(gpuarr.__version__, str)
 
 
+def _libcuda_loads():
+    import ctypes
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(_libcuda_loads(), reason="an NVIDIA driver (libcuda.so.1) is installed")
+def test_no_driver_is_named_as_such():
+    # Not the runtime's "driver version is insufficient", which reads as "update the driver".
+    reason = gpuarr._core.no_device_reason()
+    assert reason.startswith("no NVIDIA driver found (libcuda could not be loaded"), reason
+    with pytest.raises(gpuarr.cuda.NoDeviceError, match="no NVIDIA driver found"):
+        gpuarr.zeros(3)
+
+
 def test_exception_hierarchy():
     assert issubclass(gpuarr.cuda.NoDeviceError, gpuarr.cuda.CUDARuntimeError)
     assert issubclass(gpuarr.cuda.NoDeviceError, RuntimeError)

@@ -1,5 +1,7 @@
 #include "runtime/cuda_check.hpp"
 
+#include "runtime/device.hpp"
+
 namespace gpuarr {
 
 void throw_cuda_error(cudaError_t status, const char* call) {
@@ -8,7 +10,9 @@ void throw_cuda_error(cudaError_t status, const char* call) {
   std::string msg = std::string(call) + " failed: " + cudaGetErrorName(status) + ": " +
                     cudaGetErrorString(status);
   if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver) {
-    throw NoDeviceError(status, "no CUDA device is available (" + msg + ")");
+    const std::string reason = no_device_reason();
+    throw NoDeviceError(status, "no CUDA device is available: " +
+                                    (reason.empty() ? msg : reason + " (" + msg + ")"));
   }
   throw CudaError(status, msg);
 }

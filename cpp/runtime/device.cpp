@@ -1,8 +1,11 @@
 #include "runtime/device.hpp"
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <mutex>
 
+#include "core/driver_diagnosis.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace gpuarr {
@@ -35,16 +38,32 @@ int device_count() { return census().count; }
 std::string no_device_reason() {
   const auto& c = census();
   if (c.count > 0) return "";
-  if (c.status == cudaSuccess) return "cudaGetDeviceCount found 0 devices";
-  return std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(c.status) + ": " +
-         cudaGetErrorString(c.status);
+  DriverFacts facts;
+  // RTLD_NOLOAD first: the runtime has normally loaded libcuda already.
+  void* libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!libcuda) libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  facts.libcuda_loaded = libcuda != nullptr;
+  if (libcuda) {
+    dlclose(libcuda);
+  } else if (const char* err = dlerror()) {
+    facts.libcuda_error = err;
+  }
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) == cudaSuccess) facts.driver_cuda_version = driver;
+  cudaGetLastError();
+  facts.runtime_cuda_version = CUDART_VERSION;
+  if (c.status != cudaSuccess) {
+    facts.device_count_error = std::string("cudaGetDeviceCount failed: ") +
+                               cudaGetErrorName(c.status) + ": " + cudaGetErrorString(c.status);
+  }
+  return describe_no_device(facts);
 }
 
 void require_device() {
   const auto& c = census();
   if (c.count > 0) return;
   throw NoDeviceError(c.status == cudaSuccess ? cudaErrorNoDevice : c.status,
-                      "no CUDA device is available (" + no_device_reason() + ")");
+                      "no CUDA device is available: " + no_device_reason());
 }
 
 int current_device() {
