@@ -22,7 +22,7 @@ import warnings
 import numpy as _np
 
 from gpuarr import _core
-from gpuarr._kernels import PRELUDE, ctype
+from gpuarr._kernels import GENERATED_PRELUDE, ctype
 
 __all__ = ["fuse"]
 
@@ -338,7 +338,7 @@ extern "C" __global__ void %(name)s_%(variant)s(%(sig)s) {
 
 def _gen_source(name, in_specs, tr, outs):
     """in_specs: per parameter (kind 'a' or 's', dtype, var code). outs: output vars."""
-    src = [PRELUDE, HEADER]
+    src = [GENERATED_PRELUDE, HEADER]
     red = tr.reduction
     for variant in ("c", "s"):
         sig = ["const long long _n"]

@@ -26,22 +26,17 @@ CTYPES = {
     "complex128": "ga_complex<double>",
 }
 
-# Declarations every generated kernel starts with. Self-contained: where the toolkit's
-# cuda_fp16.h cannot be found (NVRTC has no built-in copy), a minimal __half with the
-# conversions the generated code uses stands in.
-PRELUDE = r"""
-#if __has_include(<cuda_fp16.h>)
-#include <cuda_fp16.h>
-#else
+# A minimal __half: the conversions and operators that generated code uses.
+_HALF_STANDIN = r"""
 struct __half {
   unsigned short __x;
   __half() = default;
-  __device__ __half(float f) { asm("cvt.rn.f16.f32 %%0, %%1;" : "=h"(__x) : "f"(f)); }
+  __device__ __half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(__x) : "f"(f)); }
   __device__ __half(double d) : __half(static_cast<float>(d)) {}
-  __device__ operator float() const { float f; asm("cvt.f32.f16 %%0, %%1;" : "=f"(f) : "h"(__x)); return f; }
+  __device__ operator float() const { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(__x)); return f; }
 };
 __device__ inline __half __float2half(float f) { return __half(f); }
-__device__ inline __half __double2half(double d) { __half h; asm("cvt.rn.f16.f64 %%0, %%1;" : "=h"(h.__x) : "d"(d)); return h; }
+__device__ inline __half __double2half(double d) { __half h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h.__x) : "d"(d)); return h; }
 __device__ inline float __half2float(__half h) { return static_cast<float>(h); }
 __device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 __device__ inline __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
@@ -51,7 +46,10 @@ __device__ inline __half operator-(__half a, __half b) { return __half(float(a) 
 __device__ inline __half operator*(__half a, __half b) { return __half(float(a) * float(b)); }
 __device__ inline __half operator/(__half a, __half b) { return __half(float(a) / float(b)); }
 __device__ inline __half operator-(__half a) { return __half(-float(a)); }
-#endif
+"""
+
+# Declarations every kernel starts with, after its __half.
+_COMMON_DECLARATIONS = r"""
 typedef signed char int8; typedef short int16; typedef int int32; typedef long long int64;
 typedef unsigned char uint8; typedef unsigned short uint16; typedef unsigned int uint32;
 typedef unsigned long long uint64; typedef __half float16; typedef float float32;
@@ -87,6 +85,15 @@ template <class T> struct ga_raw {
 };
 struct ga_index { long long n; __device__ long long size() const { return n; } };
 """ % {"maxd": MAX_DIMS}
+
+# User kernels (ElementwiseKernel, ReductionKernel, RawKernel sources) get cuda_fp16.h, whose
+# functions their code may call; the stand-in only where NVRTC cannot find it.
+PRELUDE = ("#if __has_include(<cuda_fp16.h>)\n#include <cuda_fp16.h>\n#else"
+           + _HALF_STANDIN + "#endif" + _COMMON_DECLARATIONS)
+
+# Kernels that gpuarr.fuse writes call only the stand-in's conversions, and parsing
+# cuda_fp16.h is about a tenth of a fused kernel's cold compile (NVRTC instructions).
+GENERATED_PRELUDE = _HALF_STANDIN + _COMMON_DECLARATIONS
 
 
 def ctype(dtype):
