@@ -263,7 +263,8 @@ def test_serializers_round_trip(family):
     a = gpuarr.asarray(h)
     from distributed.protocol import deserialize, serialize
 
-    for src in (a, a[::2, 1:], a.T, gpuarr.asarray(np.zeros((0, 3), np.float32))):
+    for src in (a, a[::2, 1:], a.T, gpuarr.asarray(np.zeros((0, 3), np.float32)),
+                gpuarr.asarray(np.float64(2.5)), gpuarr.asarray(h.astype(np.complex64))):
         expected = gpuarr.asnumpy(src)
         header, frames = serialize(src, serializers=(family,), on_error="raise")
         assert header["serializer"] == family

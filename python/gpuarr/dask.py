@@ -172,7 +172,8 @@ def _device_serialize(a):
     c = a if a.flags.c_contiguous else _core.ascontiguousarray(a)
     header = {"shape": tuple(c.shape), "dtype": c.dtype.str, "strides": tuple(c.strides),
               "lengths": [c.nbytes]}
-    frame = _shape_ops.reshape(c.view(_np.uint8), (c.nbytes,)) if c.nbytes else c
+    flat = _shape_ops.reshape(c, (c.size,))  # 1-D first: a 0-d array cannot change itemsize
+    frame = flat.view(_np.uint8) if c.nbytes else flat
     return header, [frame]
 
 
