@@ -29,7 +29,7 @@ def _as_device(a):
 
 
 def ix_(*args) -> tuple:
-    """Open mesh from sequences, for cross-product indexing (numpy.ix_).
+    """Open mesh from sequences, for cross-product indexing (``numpy.ix_``).
 
     Parameters
     ----------
@@ -245,7 +245,7 @@ class AxisConcatenator:
 
 
 class RClass(AxisConcatenator):
-    """Concatenates slices, scalars and arrays along the first axis (numpy.r_).
+    """Concatenates slices, scalars and arrays along the first axis (``numpy.r_``).
 
     ``r_[1:4, 0, [7, 8]]`` is ``array([1, 2, 3, 0, 7, 8])``; a complex step ``5j`` is a
     linspace with that many points; a leading string ``'axis,ndmin,trans1d'`` sets the axis,
@@ -259,7 +259,7 @@ class RClass(AxisConcatenator):
 
 
 class CClass(AxisConcatenator):
-    """Stacks slices, scalars and arrays as columns (numpy.c_): ``r_['-1,2,0', ...]``."""
+    """Stacks slices, scalars and arrays as columns (``numpy.c_``): ``r_['-1,2,0', ...]``."""
 
     __slots__ = ()
 
