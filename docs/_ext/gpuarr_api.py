@@ -29,15 +29,16 @@ NAMESPACES = [
     "gpuarr.torch",
 ]
 
-# The headings of a namespace page, in order: (heading, autosummary template or None).
+# The headings of a namespace page, in order: (heading, autosummary template; None: the
+# default for the kind of object, which docs/_templates/autosummary/ overrides for classes).
 _GROUPS = [
     ("Submodules", None),
-    ("Classes", "class.rst"),
+    ("Classes", None),
     ("Functions", None),
-    ("Universal functions", "ufunc.rst"),
+    ("Universal functions", "autosummary/ufunc.rst"),
     ("Exceptions", None),
-    ("Objects", "data.rst"),
-    ("Constants", "data.rst"),
+    ("Objects", "autosummary/data.rst"),
+    ("Constants", "autosummary/data.rst"),
 ]
 
 
@@ -132,6 +133,71 @@ def _config_table():
     return "\n".join(rows) + "\n"
 
 
+# NumPy's namespaces in the inventory (tests/numpy_inventory.toml) -> gpuarr's.
+_INVENTORY_NAMESPACES = [
+    ("numpy", "gpuarr"),
+    ("numpy.linalg", "gpuarr.linalg"),
+    ("numpy.fft", "gpuarr.fft"),
+    ("numpy.random", "gpuarr.random"),
+    ("ndarray", "gpuarr.ndarray"),
+]
+
+
+def _resolve(dotted):
+    import numpy
+
+    if dotted == "ndarray":
+        return numpy.ndarray
+    if dotted == "gpuarr.ndarray":
+        import gpuarr
+        return gpuarr.ndarray
+    return importlib.import_module(dotted)
+
+
+def _comparison_page(root):
+    """NumPy's public names against gpuarr's, from the inventory that the test suite checks
+    (tests/test_numpy_inventory.py): a name is implemented when gpuarr's namespace has it,
+    else the inventory says why not (not applicable) or that it is still to do."""
+    import tomllib
+
+    import numpy
+
+    with open(os.path.join(root, "tests", "numpy_inventory.toml"), "rb") as f:
+        data = tomllib.load(f)
+    lines = ["# NumPy names in gpuarr", "",
+             f"Every public name of NumPy {numpy.__version__}'s main namespaces, and whether "
+             "gpuarr has it. Generated at each documentation build from the inventory "
+             "`tests/numpy_inventory.toml`, which `tests/test_numpy_inventory.py` holds to the "
+             "installed NumPy: *yes* means the gpuarr namespace has the name; *not applicable* "
+             "gives the reason; *not yet* is the worklist.", ""]
+    for key, ga_name in _INVENTORY_NAMESPACES:
+        np_ns, ga_ns = _resolve(key), _resolve(ga_name)
+        section = data.get(key, {})
+        missing = set(section.get("known_missing", []))
+        reasons = dict(section.get("not_applicable", {}))
+        names = sorted(n for n in dir(np_ns) if not n.startswith("_"))
+        counts = {"yes": 0, "not applicable": 0, "not yet": 0}
+        rows = []
+        for name in names:
+            if hasattr(ga_ns, name):
+                status, why = "yes", ""
+            elif name in reasons:
+                status, why = "not applicable", reasons[name]
+            elif name in missing:
+                status, why = "not yet", ""
+            else:
+                status, why = "not yet", "not classified by the inventory"
+            counts[status] += 1
+            why = why.replace("|", "\\|")
+            rows.append(f"| `{name}` | {status} | {why} |")
+        title = "numpy.ndarray" if key == "ndarray" else key
+        lines += [f"## `{title}` and `{ga_name}`", "",
+                  f"{counts['yes']} of {len(names)} names in gpuarr, "
+                  f"{counts['not applicable']} not applicable, {counts['not yet']} not yet.", "",
+                  "| NumPy name | gpuarr | why not |", "|---|---|---|"] + rows + [""]
+    return "\n".join(lines)
+
+
 def write_sources(docs_dir):
     """Writes docs/_generated/: the reference pages, the configuration table and copies of
     the notebooks (rendered with their committed outputs; never executed by the build)."""
@@ -162,6 +228,9 @@ def write_sources(docs_dir):
         index += ["Not documented by this build:", ""] + [f"- {s}" for s in skipped] + [""]
     with open(os.path.join(out, "reference.rst"), "w") as f:
         f.write("\n".join(index))
+
+    with open(os.path.join(out, "numpy_comparison.md"), "w") as f:
+        f.write(_comparison_page(os.path.dirname(docs_dir)))
 
     with open(os.path.join(out, "config_table.md"), "w") as f:
         f.write(_config_table())
