@@ -61,5 +61,15 @@ def _plain_ufunc_docstring(app, what, name, obj, options, lines):
                     .replace("`", "\\`") for line in lines]
 
 
+def _shallow_navigation(app, pagename, templatename, context, doctree):
+    """furo's sidebar renders the whole table of contents into every page; with a page per
+    function and method that was most of the build's time (every page held ~800 links).
+    The sidebar goes down to the namespace pages, whose tables link every name."""
+    toctree = context.get("toctree")
+    if toctree is not None:
+        context["toctree"] = lambda **kwargs: toctree(**{**kwargs, "maxdepth": 2})
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", _plain_ufunc_docstring)
+    app.connect("html-page-context", _shallow_navigation, priority=400)  # before furo's (500)
