@@ -37,6 +37,7 @@ templates_path = ["_templates"]
 autosummary_generate = True
 autosummary_imported_members = True
 autodoc_default_options = {}
+autodoc_mock_imports = gpuarr_api.MOCKED_IMPORTS  # gpuarr.torch without PyTorch installed
 autodoc_typehints = "none"  # pybind11's signatures say "object" for every argument
 numpydoc_show_class_members = False  # the class template lists methods and attributes
 numpydoc_class_members_toctree = False

@@ -29,6 +29,11 @@ NAMESPACES = [
     "gpuarr.torch",
 ]
 
+# Optional dependencies that a namespace imports: stood in for by Sphinx's mock modules when
+# they are not installed, so that the reference never depends on them (conf.py gives the
+# same list to autodoc as autodoc_mock_imports).
+MOCKED_IMPORTS = ["torch"]
+
 # The headings of a namespace page, in order: (heading, autosummary template; None: the
 # default for the kind of object, which docs/_templates/autosummary/ overrides for classes).
 _GROUPS = [
@@ -72,9 +77,12 @@ def _group(obj, ufunc_type):
 
 
 def _namespace_page(modname, ufunc_type):
+    from sphinx.ext.autodoc.mock import mock
+
     try:
-        module = importlib.import_module(modname)
-    except ImportError as e:  # gpuarr.torch without PyTorch installed
+        with mock(MOCKED_IMPORTS):
+            module = importlib.import_module(modname)
+    except ImportError as e:
         return None, f"{modname}: not importable here ({e})"
     groups = {g: [] for g, _ in _GROUPS}
     from_numpy = []
