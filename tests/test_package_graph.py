@@ -16,6 +16,7 @@ Rules:
 """
 
 import ast
+import importlib
 import pathlib
 
 import pytest
@@ -240,3 +241,12 @@ def test_ndarray_methods_are_attached_in_one_module(module):
             bad.append(f"{_where(module, node)}: {ast.unparse(node)}")
     assert not bad, "attributes set on ndarray/ufunc outside _ndarray_methods:\n" + \
         "\n".join(bad)
+
+
+@pytest.mark.parametrize("name", ["gpuarr", "gpuarr.linalg", "gpuarr.fft", "gpuarr.random"])
+def test_all_names_each_public_name_once(name):
+    # The reference site and `from gpuarr import *` read __all__: a name listed twice is a
+    # module's list added twice.
+    names = importlib.import_module(name).__all__
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    assert not repeated, repeated

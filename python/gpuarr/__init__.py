@@ -149,5 +149,3 @@ __all__ += (_array_utils.__all__ + _printing.__all__ + _polynomial.__all__
             + ["histogram_bin_edges", "emath", "exceptions"])
 __all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
             + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])
-__all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
-            + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])
