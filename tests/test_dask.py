@@ -3,6 +3,7 @@ element counts Dask computes per chunk, mixed Dask/gpuarr operands, the "gpuarr"
 backend and its random numbers, to_backend, sizeof, the threaded scheduler, a distributed
 round trip and a thread stress test, each result against NumPy."""
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -35,11 +36,18 @@ def _close(actual, expected, rtol=1e-6, atol=1e-6):
 
 # --- host-side: what is registered and declared ----------------------------------------
 
+def _subprocess_env():
+    # The gpuarr this process imported (a source tree or an installed build) and the path
+    # that found Dask here.
+    path = [os.path.dirname(os.path.dirname(os.path.abspath(gpuarr.__file__)))]
+    path += [p for p in sys.path if p and os.path.isdir(p)]
+    return {"PYTHONPATH": os.pathsep.join(path), "PATH": "/usr/bin:/bin"}
+
+
 def test_import_gpuarr_does_not_import_dask():
     code = "import sys, gpuarr; print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
-    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=_subprocess_env(), check=True)
     assert out.stdout.strip() == "[]"
 
 
@@ -366,6 +374,6 @@ from dask.array.dispatch import concatenate_lookup
 assert concatenate_lookup.dispatch(gpuarr.ndarray) is g._concatenate
 print("ok")
 """
-    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=_subprocess_env())
     assert out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -119,7 +119,9 @@ def _percentile(a, q, method="linear"):
         return None, n
     if not _np.issubdtype(a.dtype, _np.number):
         method = "nearest"
-    return _sorting.percentile(a, list(q), method=method), n
+    # Dask may hand the percentages over as a gpuarr array: they are a few host numbers.
+    q = _core.asnumpy(q) if isinstance(q, ndarray) else _np.asarray(q)
+    return _sorting.percentile(a, q, method=method), n
 
 
 def _numel(x, **kwargs):
@@ -156,7 +158,7 @@ def _sizeof_gpuarr(a):
 # --- distributed serialization ---------------------------------------------------------
 
 def _host_serialize(a):
-    host = _np.ascontiguousarray(_core.asnumpy(a))
+    host = _np.asarray(_core.asnumpy(a), order="C")  # ascontiguousarray would make 0-d 1-d
     header = {"shape": host.shape, "dtype": host.dtype.str, "strides": host.strides}
     return header, [memoryview(host).cast("B") if host.size else b""]
 
