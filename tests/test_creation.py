@@ -519,6 +519,104 @@ def test_asarray_of_gpuarr_array_other_dtype_copies(rng, src):
         assert got[1] is not d
 
 
+# Nested lists/tuples holding gpuarr arrays: stacked on the device (NumPy would read each
+# leaf through __array__, which gpuarr refuses). The oracle is NumPy on the same nesting with
+# NumPy arrays for leaves.
+def _nestings(rng):
+    # Small integers: every dtype= below holds them exactly.
+    a = small_int_array(rng, (3, 4), np.float32)
+    b = small_int_array(rng, (3, 4), np.float32)
+    c = small_int_array(rng, (3, 4), np.int16)
+    s = small_int_array(rng, (), np.float64)
+    return {
+        "list": [a, b],
+        "tuple": (a, b, a),
+        "0-d": [s, s, s],
+        "nested": [[a, b], [b, a]],
+        "tuple-of-lists": ([a], [c]),
+        "promoted": [a, c],
+        "python-scalar-leaves": [s, 2.5, True],
+        "host-array-leaf": [a, _HostLeaf(b)],
+        "non-contiguous": [a[:, ::2], b[::-1, 1::2]],
+        "empty-leaves": [a[:0], b[:0]],
+        "single": [c],
+    }
+
+
+class _HostLeaf(np.ndarray):
+    """A leaf that stays a NumPy array in the device nesting."""
+
+    def __new__(cls, a):
+        return np.asarray(a).view(cls)
+
+
+def _on_device(obj):
+    # The nesting with its NumPy arrays moved to the device (Python scalars and _HostLeaf
+    # arrays stay on the host).
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_on_device(x) for x in obj)
+    if isinstance(obj, _HostLeaf):
+        return np.asarray(obj)
+    return gpuarr.asarray(obj) if isinstance(obj, np.ndarray) else obj
+
+
+def _on_host(obj):
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_on_host(x) for x in obj)
+    return np.asarray(obj) if isinstance(obj, np.ndarray) else obj
+
+
+@gpu_test
+@pytest.mark.parametrize("name", ["list", "tuple", "0-d", "nested", "tuple-of-lists", "promoted",
+                                  "python-scalar-leaves", "host-array-leaf", "non-contiguous",
+                                  "empty-leaves", "single"])
+def test_array_from_nested_device_arrays(rng, name):
+    nesting = _nestings(rng)[name]
+    d, h = _on_device(nesting), _on_host(nesting)
+    assert_gpu_equal(gpuarr.array(d), np.array(h))
+    assert_gpu_equal(gpuarr.asarray(d), np.asarray(h))
+    for kwargs in ({"dtype": np.float64}, {"dtype": np.int8}, {"order": "F"}):
+        assert_gpu_equal(gpuarr.array(d, **kwargs), np.array(h, **kwargs))
+    # ndmin: the shape and values (gpuarr gives the new leading dimensions stride 0).
+    got, expected = gpuarr.array(d, ndmin=5), np.array(h, ndmin=5)
+    assert got.shape == expected.shape
+    assert_bits_equal(got.get(), expected)
+
+
+@gpu_test
+def test_array_from_device_arrays_on_the_stack():
+    # Dask's percentile merge: np.array(list of 0-d results, like=gpuarr array).
+    parts = [gpuarr.sum(gpuarr.arange(float(n))) for n in range(1, 6)]
+    got = np.array(parts, like=gpuarr.empty(()))
+    assert_gpu_equal(got, np.array([float(sum(range(n))) for n in range(1, 6)]))
+
+
+@gpu_test
+@pytest.mark.parametrize("case", ["lengths", "leaf-shapes", "leaf-ndim", "depth", "deep-leaf"])
+def test_array_from_inhomogeneous_device_arrays(rng, case):
+    a = random_array(rng, (3, 4), np.float64)
+    h = {
+        "lengths": [[a, a], [a]],
+        "leaf-shapes": [a, a[:2]],
+        "leaf-ndim": [a, a[0]],
+        "depth": [[a], a],
+        "deep-leaf": [[a, a], [a, a[:, :3]]],
+    }[case]
+    got = outcome(gpuarr.array, _on_device(h))
+    expected = outcome(np.array, h)
+    assert got[0] == expected[0] == "raise"
+    assert_same_exception(got[1], expected[1])
+
+
+@gpu_test
+def test_array_from_device_arrays_copy_false_raises():
+    d = [gpuarr.arange(3.0), gpuarr.arange(3.0)]
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        gpuarr.array(d, copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        gpuarr.asarray(d, copy=False)
+
+
 ARRAY_LIKES = {
     "int": 3,
     "negative-int": -7,

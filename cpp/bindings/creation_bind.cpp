@@ -10,6 +10,7 @@
 #include "bindings/py_array.hpp"
 #include "bindings/interop.hpp"
 #include "core/errors.hpp"
+#include "core/promotion.hpp"
 #include "ops/array_ops.hpp"
 #include "ops/kernels.hpp"
 #include "runtime/device.hpp"
@@ -155,6 +156,94 @@ py::object new_empty(py::handle shape, py::handle dtype, py::handle order) {
   return make_owner(empty_array(shape_from_py(shape), dtype_or(dtype, DType::Float64), o));
 }
 
+namespace {
+// A nested list or tuple whose leaves include device arrays (gpuarr's, or any with
+// __cuda_array_interface__): NumPy reads each leaf through __array__, which device arrays
+// refuse, so the leaves are stacked on the current device instead, as CuPy stacks CuPy
+// arrays. Host leaves (scalars, NumPy arrays) are uploaded one by one.
+bool is_nesting(py::handle o) { return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()); }
+
+bool holds_device_array(py::handle obj) {
+  if (!is_nesting(obj)) {
+    return is_gpuarr_array(obj) || py::hasattr(obj, "__cuda_array_interface__");
+  }
+  for (py::handle item : obj) {
+    if (holds_device_array(item)) return true;
+  }
+  return false;
+}
+
+// NumPy's error for a nesting whose lengths or leaf shapes disagree after `depth` dimensions.
+[[noreturn]] void inhomogeneous(size_t depth, const Dims& detected) {
+  std::string shape = "(";
+  for (size_t i = 0; i < depth; ++i) {
+    shape += std::to_string(detected[i]);
+    if (depth == 1) shape += ",";
+    else if (i + 1 < depth) shape += ", ";
+  }
+  throw ValueError("setting an array element with a sequence. The requested array has an "
+                   "inhomogeneous shape after " + std::to_string(depth) +
+                   " dimensions. The detected shape was " + shape + ") + inhomogeneous part.");
+}
+
+// The leaves of `obj`, depth first, each as an array on the current device; `outer` is the
+// nesting's shape, taken from the first path down and checked on every other.
+void collect_leaves(py::handle obj, size_t depth, const Dims& outer,
+                    std::vector<py::object>& leaves) {
+  if (depth < outer.size()) {
+    if (!is_nesting(obj) || static_cast<int64_t>(py::len(obj)) != outer[depth]) {
+      inhomogeneous(depth, outer);
+    }
+    for (py::handle item : obj) collect_leaves(item, depth + 1, outer, leaves);
+    return;
+  }
+  if (is_nesting(obj)) inhomogeneous(depth, outer);
+  leaves.push_back(to_device(obj, py::none(), false, py::str("K"), 0));
+}
+
+NDArray stack_nested_on_device(py::handle obj, py::handle dtype) {
+  Dims outer;
+  for (py::handle o = obj; is_nesting(o);) {
+    outer.push_back(static_cast<int64_t>(py::len(o)));
+    if (outer.back() == 0) break;
+    o = py::reinterpret_borrow<py::sequence>(o)[0];
+  }
+  std::vector<py::object> leaves;
+  collect_leaves(obj, 0, outer, leaves);
+  const Dims leaf_shape = as_array(leaves.at(0)).a.shape;
+  DType t = as_array(leaves[0]).a.dtype;
+  for (const py::object& leaf : leaves) {
+    const NDArray& a = as_array(leaf).a;
+    if (a.shape != leaf_shape) {
+      size_t same = 0;
+      while (same < a.shape.size() && same < leaf_shape.size() &&
+             a.shape[same] == leaf_shape[same]) {
+        ++same;
+      }
+      Dims detected = outer;
+      detected.insert(detected.end(), leaf_shape.begin(), leaf_shape.begin() + same);
+      inhomogeneous(outer.size() + same, detected);
+    }
+    t = promote_types(t, a.dtype);
+  }
+  Dims shape = outer;
+  shape.insert(shape.end(), leaf_shape.begin(), leaf_shape.end());
+  NDArray out = empty_array(shape, dtype_or(dtype, t), 'C');
+  NDArray slot = out;
+  slot.shape = leaf_shape;
+  slot.strides.erase(slot.strides.begin(), slot.strides.begin() + outer.size());
+  int64_t leaf_size = 1;
+  for (int64_t d : leaf_shape) leaf_size *= d;
+  if (leaf_size == 0) return out;
+  for (const py::object& leaf : leaves) {
+    assign_array(slot, as_array(leaf).a);
+    slot.offset += leaf_size * out.itemsize();
+  }
+  return out;
+}
+
+}  // namespace
+
 // gpuarr.array / asarray: no copy for a gpuarr array that already fits.
 py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle order_obj,
                      int64_t ndmin) {
@@ -183,11 +272,20 @@ py::object to_device(py::handle obj, py::handle dtype, bool copy, py::handle ord
     // then the same dtype/order/copy rules as for a gpuarr array.
     return to_device(foreign, dtype, copy, order_obj, ndmin);
   } else {
-    const py::array host = host_array_for_upload(obj, dtype, order);
-    if (order == 'F' && !(host.flags() & py::array::f_style)) {
-      out = make_owner(upload_new(py::array(py::module_::import("numpy").attr("asfortranarray")(host))));
-    } else {
-      out = make_owner(upload_new(host));
+    py::array host;
+    try {
+      host = host_array_for_upload(obj, dtype, order);
+    } catch (py::error_already_set& e) {
+      if (!e.matches(PyExc_TypeError) || !is_nesting(obj) || !holds_device_array(obj)) throw;
+      NDArray stacked = stack_nested_on_device(obj, dtype);
+      out = make_owner(order == 'F' ? copy_array(stacked, stacked.dtype, 'F') : std::move(stacked));
+    }
+    if (!out) {
+      if (order == 'F' && !(host.flags() & py::array::f_style)) {
+        out = make_owner(upload_new(py::array(py::module_::import("numpy").attr("asfortranarray")(host))));
+      } else {
+        out = make_owner(upload_new(host));
+      }
     }
   }
   const NDArray& r = as_array(out).a;
