@@ -321,12 +321,17 @@ py::object call_from_python(const UfuncDef& u, const py::args& args, const py::k
 }
 
 // After a TypeError from a call: an operand of a type that overrides ufuncs (a Dask array,
-// ...: a foreign __array_ufunc__) gets the call, as NumPy's protocol gives it; the hook
-// (gpuarr._core._ufunc_override, set by the Python layer) returns None where none applies.
-// Only the failing path looks, so a call that succeeds costs nothing more.
+// ...: a foreign __array_ufunc__) gets the call, as NumPy's protocol gives it. The Python
+// layer registers the override (_core._set_ufunc_override), which returns None where no
+// operand takes the call. Only the failing path looks, so a call that succeeds costs nothing
+// more.
+py::object& ufunc_override() {
+  static auto* hook = new py::object(py::none());  // leaked: outlives the interpreter's teardown
+  return *hook;
+}
+
 py::object call_override(const UfuncDef& u, const py::args& args, const py::kwargs& kwargs) {
-  static auto* core = new py::object(py::module_::import("gpuarr._core"));
-  py::object hook = py::getattr(*core, "_ufunc_override", py::none());
+  const py::object& hook = ufunc_override();
   if (hook.is_none()) return hook;
   return hook(u.name, args, kwargs);
 }
@@ -551,6 +556,10 @@ GPUARR_BINDINGS(10) {
   init_fast_operator_slots(cls);
   m.attr("_fast_operator_slots") = set_fast_operator_slots(fast_slots_enabled());
   m.def("_set_fast_operator_slots", &set_fast_operator_slots, py::arg("on"));
+  m.def("_set_ufunc_override", [](py::object hook) { ufunc_override() = std::move(hook); },
+        py::arg("hook"),
+        "Registers hook(name, args, kwargs), called after a ufunc call raised TypeError: it "
+        "returns the result of a foreign operand's __array_ufunc__, or None (None: no hook).");
   // pow takes an optional modulo, which NumPy does not support for arrays either.
   {
     const UfuncDef* u = &ufunc_named("power");

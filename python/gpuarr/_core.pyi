@@ -820,6 +820,10 @@ def _set_lazy_min_size(n: typing.SupportsInt | typing.SupportsIndex) -> int:
     ...
 def _set_small_block_cache(arg0: bool) -> bool:
     ...
+def _set_ufunc_override(hook: typing.Any) -> None:
+    """
+    Registers hook(name, args, kwargs), called after a ufunc call raised TypeError: it returns the result of a foreign operand's __array_ufunc__, or None (None: no hook).
+    """
 def _singular_values(arg0: typing.Any) -> typing.Any:
     ...
 def _small_block_cache_info() -> tuple[bool, int, int]:

@@ -109,4 +109,4 @@ def _ufunc_override(name, args, kwargs):
     return None
 
 
-_core._ufunc_override = _ufunc_override
+_core._set_ufunc_override(_ufunc_override)
