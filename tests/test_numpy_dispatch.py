@@ -18,20 +18,85 @@ def test_protocols_installed():
     assert callable(gpuarr.ndarray.__array_function__)
 
 
+def _implementation(f):
+    # A public function that defers to foreign __array_function__ arguments wraps gpuarr's
+    # implementation, which NumPy's dispatch onto gpuarr arrays calls directly.
+    return getattr(f, "_gpuarr_implementation", f)
+
+
 def test_name_lookup():
     from gpuarr._numpy_dispatch import _lookup, _gpuarr_ufunc
-    assert _lookup(np.concatenate) is gpuarr.concatenate
-    assert _lookup(np.sum) is gpuarr.sum
-    assert _lookup(np.linalg.norm) is gpuarr.linalg.norm
-    assert _lookup(np.allclose) is gpuarr.allclose
-    assert _lookup(np.array_equiv) is gpuarr.array_equiv
-    assert _lookup(np.convolve) is getattr(gpuarr, "convolve", None)
-    fft = getattr(gpuarr, "fft", None)
-    assert _lookup(np.fft.fft) is (getattr(fft, "fft", None) if fft is not None else None)
+    assert _lookup(np.concatenate) is _implementation(gpuarr.concatenate)
+    assert _lookup(np.sum) is _implementation(gpuarr.sum)
+    assert _lookup(np.linalg.norm) is _implementation(gpuarr.linalg.norm)
+    assert _lookup(np.allclose) is _implementation(gpuarr.allclose)
+    assert _lookup(np.array_equiv) is _implementation(gpuarr.array_equiv)
+    assert _lookup(np.convolve) is _implementation(gpuarr.convolve)
+    assert _lookup(np.fft.fft) is _implementation(gpuarr.fft.fft)
     assert _lookup(np.datetime_as_string) is None  # not applicable: no datetime dtypes
     assert _gpuarr_ufunc("sqrt") is gpuarr.sqrt
     assert _gpuarr_ufunc("matmul") is gpuarr.matmul
     assert _gpuarr_ufunc("no_such_ufunc") is None
+
+
+class _Foreign:
+    """An array type of another library: it takes NumPy functions through
+    __array_function__ and records the calls."""
+
+    def __init__(self, answer=None):
+        self.answer = answer
+        self.calls = []
+
+    def __array_function__(self, func, types, args, kwargs):
+        self.calls.append((func, types, args, kwargs))
+        return NotImplemented if self.answer is None else self.answer
+
+
+class _ForeignSubclass(_Foreign):
+    pass
+
+
+def test_gpuarr_functions_defer_to_foreign_array_function():
+    f = _Foreign("sum")
+    assert gpuarr.sum(f, axis=0) == "sum"
+    (func, types, args, kwargs), = f.calls
+    assert func is np.sum and types == (_Foreign,) and args == (f,) and kwargs == {"axis": 0}
+    # Arguments inside a list (concatenate's arrays), keyword arguments, submodules.
+    g = _Foreign("concatenate")
+    assert gpuarr.concatenate([g, g], axis=1) == "concatenate"
+    assert g.calls[0][0] is np.concatenate and len(g.calls) == 1
+    h = _Foreign("tensordot")
+    assert gpuarr.tensordot(1.0, b=h, axes=0) == "tensordot"
+    assert h.calls[0][0] is np.tensordot and h.calls[0][3] == {"b": h, "axes": 0}
+    assert gpuarr.linalg.norm(_Foreign("norm")) == "norm"
+    assert gpuarr.fft.fft(_Foreign("fft")) == "fft"
+    # Subclasses before their bases, as NumPy orders overrides.
+    base, sub = _Foreign("base"), _ForeignSubclass("sub")
+    assert gpuarr.stack([base, sub]) == "sub"
+    assert not base.calls
+
+
+def test_foreign_array_function_not_implemented_is_type_error():
+    f = _Foreign()
+    with pytest.raises(TypeError, match="no implementation found for 'numpy.sum'"):
+        gpuarr.sum(f)
+    assert len(f.calls) == 1
+
+
+def test_deferring_functions_keep_their_identity():
+    import inspect
+    from gpuarr import _reductions
+    assert gpuarr.sum.__name__ == "sum" and gpuarr.sum.__doc__ == _reductions.sum.__doc__
+    assert inspect.signature(gpuarr.sum) == inspect.signature(_reductions.sum)
+    # Every public function NumPy dispatches through __array_function__ defers; ufuncs defer
+    # through the ufunc binding, and functions NumPy does not dispatch are left as they are.
+    for ns, np_ns in ((gpuarr, np), (gpuarr.linalg, np.linalg), (gpuarr.fft, np.fft)):
+        for name in ns.__all__:
+            obj, np_obj = getattr(ns, name), getattr(np_ns, name, None)
+            dispatched = (hasattr(np_obj, "_implementation") and callable(obj)
+                          and not isinstance(obj, (type, gpuarr.ufunc)))
+            assert hasattr(obj, "_gpuarr_implementation") == dispatched, (ns.__name__, name)
+    assert not hasattr(gpuarr.empty, "_gpuarr_implementation")  # numpy.empty: like= only
 
 
 def test_get_array_module_host():

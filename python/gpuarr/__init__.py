@@ -28,6 +28,7 @@ from gpuarr._core import (
     get_default_memory_pool,
 )
 from gpuarr import _ndarray_methods  # noqa: F401  (ndarray's Python-level methods)
+from gpuarr import _numpy_dispatch
 from gpuarr._creation import arange, linspace, identity, empty_pinned
 from gpuarr._creation import logspace, geomspace, frombuffer, fromiter, fromstring, asanyarray, asarray_chkfinite  # noqa: E501
 from gpuarr._sorting import *  # noqa: F401,F403  (sort, argsort, unique, searchsorted, histogram, median, ...)
@@ -66,15 +67,6 @@ from gpuarr._window_functions import *  # noqa: F401,F403  (bartlett, blackman, 
 from gpuarr._window_functions import __all__ as _window_functions_all
 from gpuarr._text_io import *  # noqa: F401,F403  (loadtxt, genfromtxt, savetxt)
 from gpuarr._text_io import __all__ as _text_io_all
-from gpuarr._set_ops import *  # noqa: F401,F403  (isin, intersect1d, union1d, setdiff1d, setxor1d)
-from gpuarr._function_base import *  # noqa: F401,F403  (diff, gradient, interp, digitize, select, ...)
-from gpuarr._array_edit import *  # noqa: F401,F403  (append, delete, insert, resize, trim_zeros, ...)
-from gpuarr._assignment import *  # noqa: F401,F403  (choose, copyto, putmask, fill_diagonal)
-from gpuarr._value_checks import *  # noqa: F401,F403  (nan_to_num, real_if_close, isreal, iscomplex)
-from gpuarr._statistics import *  # noqa: F401,F403  (cov, corrcoef, histogram2d, histogramdd)
-from gpuarr._padding import pad  # noqa: F401
-from gpuarr._bit_packing import packbits, unpackbits  # noqa: F401
-from gpuarr import _set_ops, _function_base, _array_edit, _assignment, _value_checks, _statistics  # noqa: E501
 from gpuarr._set_ops import *  # noqa: F401,F403  (isin, intersect1d, union1d, setdiff1d, setxor1d)
 from gpuarr._function_base import *  # noqa: F401,F403  (diff, gradient, interp, digitize, select, ...)
 from gpuarr._array_edit import *  # noqa: F401,F403  (append, delete, insert, resize, trim_zeros, ...)
@@ -149,3 +141,6 @@ __all__ += (_array_utils.__all__ + _printing.__all__ + _polynomial.__all__
             + ["histogram_bin_edges", "emath", "exceptions"])
 __all__ += (_set_ops.__all__ + _function_base.__all__ + _array_edit.__all__ + _assignment.__all__
             + _value_checks.__all__ + _statistics.__all__ + ["pad", "packbits", "unpackbits"])
+
+# gpuarr.sum(dask_array) and the like hand the call to the foreign array, as NumPy does.
+_numpy_dispatch.defer_to_foreign_arrays(globals(), __all__, _numpy)

@@ -6,6 +6,7 @@ returns NotImplemented, so NumPy raises its TypeError naming the function; impli
 conversion to a host array stays refused (``__array__``).
 """
 
+import functools
 import sys
 
 import numpy as _np
@@ -63,7 +64,8 @@ def _lookup(func):
     impl = getattr(ns, func.__name__, None)
     if impl is None or impl is func or not callable(impl) or isinstance(impl, type):
         return None
-    return impl
+    # Called from NumPy's own dispatch: every argument is gpuarr's or NumPy's.
+    return getattr(impl, "_gpuarr_implementation", impl)
 
 
 def _array_function(self, func, types, args, kwargs):
@@ -110,3 +112,89 @@ def _ufunc_override(name, args, kwargs):
 
 
 _core._set_ufunc_override(_ufunc_override)
+
+
+# --- __array_function__ deferral of gpuarr's own functions -------------------------------
+
+# Argument types that never override NumPy functions; types met later join once checked.
+# Lists and tuples are not in it: their elements are arguments too (concatenate's arrays).
+_PLAIN_TYPES = {_ndarray, int, float, complex, bool, str, bytes, type(None), type, slice,
+                type(Ellipsis), _np.dtype}
+
+
+def _is_foreign(t):
+    """Whether arguments of type ``t`` take NumPy functions through their own
+    ``__array_function__`` (a Dask array, ...): not gpuarr's, NumPy's arrays or scalars."""
+    if issubclass(t, (_ndarray, _np.ndarray, _np.generic)):
+        return False
+    return getattr(t, "__array_function__", None) is not None
+
+
+def _call_deferring(impl, np_func, args, kwargs):
+    # An argument of a type not yet known plain: NumPy's __array_function__ protocol over the
+    # arguments and one level into list and tuple arguments.
+    relevant = []
+    for x in (*args, *kwargs.values()):
+        if isinstance(x, (list, tuple)):
+            relevant.extend(x)
+        else:
+            relevant.append(x)
+    foreign, types = [], []
+    for x in relevant:
+        t = type(x)
+        if t in _PLAIN_TYPES or t in types:
+            continue
+        if _is_foreign(t):
+            foreign.append(x)
+            types.append(t)
+        elif issubclass(t, _ndarray):
+            types.append(t)
+        elif not issubclass(t, (list, tuple)):
+            _PLAIN_TYPES.add(t)
+    if not foreign:
+        return impl(*args, **kwargs)
+    if any(isinstance(x, _ndarray) for x in relevant) and _ndarray not in types:
+        types.append(_ndarray)
+    types = tuple(types)
+    # Subclasses before their bases, as NumPy orders the overrides.
+    foreign.sort(key=lambda x: sum(issubclass(u, type(x)) for u in types))
+    for x in foreign:
+        result = type(x).__array_function__(x, np_func, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    raise TypeError(
+        f"no implementation found for '{np_func.__module__}.{np_func.__name__}' on types "
+        f"that implement __array_function__: {list(types)}")
+
+
+def _deferring(impl, np_func):
+    """``impl`` that hands the call to a foreign argument's ``__array_function__`` with
+    NumPy's function of the same name, as NumPy's own functions do: ``gpuarr.sum(dask_array)``
+    is a Dask array. Calls whose arguments are all of plain types (gpuarr arrays, Python
+    scalars, ...) go straight to ``impl`` after one type check per argument."""
+    def call(*args, **kwargs):
+        for x in args:
+            if type(x) not in _PLAIN_TYPES:
+                return _call_deferring(impl, np_func, args, kwargs)
+        for x in kwargs.values():
+            if type(x) not in _PLAIN_TYPES:
+                return _call_deferring(impl, np_func, args, kwargs)
+        return impl(*args, **kwargs)
+
+    functools.update_wrapper(call, impl)
+    call._gpuarr_implementation = impl
+    return call
+
+
+def defer_to_foreign_arrays(namespace, names, numpy_module):
+    """Makes each function ``namespace[name]`` whose NumPy counterpart in ``numpy_module``
+    takes part in ``__array_function__`` defer to foreign arguments (:func:`_deferring`).
+    Ufuncs defer through the ufunc binding's override; classes and modules are left."""
+    for name in names:
+        impl = namespace.get(name)
+        np_func = getattr(numpy_module, name, None)
+        if (impl is None or isinstance(impl, (type, _core.ufunc)) or not callable(impl)
+                or hasattr(impl, "_gpuarr_implementation")
+                or not hasattr(np_func, "_implementation")):
+            continue
+        namespace[name] = _deferring(impl, np_func)

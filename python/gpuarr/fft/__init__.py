@@ -438,3 +438,9 @@ def ifftshift(x: ndarray, axes=None) -> ndarray:
     else:
         shift = [-(x.shape[ax] // 2) for ax in axes]
     return _shape_ops.roll(x, shift, axes)
+
+
+# gpuarr.fft.fft(dask_array) and the like hand the call to the foreign array, as NumPy does.
+from gpuarr import _numpy_dispatch  # noqa: E402
+
+_numpy_dispatch.defer_to_foreign_arrays(globals(), __all__, _np.fft)

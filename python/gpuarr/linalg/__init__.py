@@ -11,3 +11,9 @@ from gpuarr.linalg._products import __all__ as _products_all
 
 __all__ = ["LinAlgError", "norm", "matrix_norm", "vector_norm", "eigh", "eigvalsh", "eig",
            "eigvals"] + _solvers_all + _products_all
+
+# gpuarr.linalg.norm(dask_array) and the like hand the call to the foreign array, as NumPy does.
+import numpy as _np  # noqa: E402
+from gpuarr import _numpy_dispatch  # noqa: E402
+
+_numpy_dispatch.defer_to_foreign_arrays(globals(), __all__, _np.linalg)
