@@ -13,16 +13,26 @@ array backend) registers it.
 import importlib
 import sys
 
-# The dispatch tables that may meet a gpuarr array first, by the module that holds them.
-_DISPATCH_TABLES = {
-    "dask.sizeof": ("sizeof",),
-    "dask.array.dispatch": (
-        "concatenate_lookup", "take_lookup", "tensordot_lookup", "einsum_lookup",
-        "empty_lookup", "divide_lookup", "percentile_lookup", "numel_lookup",
-        "nannumel_lookup", "to_numpy_dispatch"),
-    "distributed.protocol.serialize": ("dask_serialize", "dask_deserialize"),
-    "distributed.protocol.cuda": ("cuda_serialize", "cuda_deserialize"),
-}
+# Every Dask and distributed dispatch table gpuarr registers with: the module that holds
+# it, the table's name, and the name of gpuarr.dask's implementation for gpuarr arrays.
+# gpuarr.dask.register() fills them from this list; before that, each gets a lazy entry.
+DISPATCH_TABLES = (
+    ("dask.sizeof", "sizeof", "_sizeof_gpuarr"),
+    ("dask.array.dispatch", "concatenate_lookup", "_concatenate"),
+    ("dask.array.dispatch", "take_lookup", "_take"),
+    ("dask.array.dispatch", "tensordot_lookup", "_tensordot"),
+    ("dask.array.dispatch", "einsum_lookup", "_einsum"),
+    ("dask.array.dispatch", "empty_lookup", "_empty"),
+    ("dask.array.dispatch", "divide_lookup", "_divide"),
+    ("dask.array.dispatch", "percentile_lookup", "_percentile"),
+    ("dask.array.dispatch", "numel_lookup", "_numel"),
+    ("dask.array.dispatch", "nannumel_lookup", "_nannumel"),
+    ("dask.array.dispatch", "to_numpy_dispatch", "_gpuarr_to_numpy"),
+    ("distributed.protocol.serialize", "dask_serialize", "_host_serialize"),
+    ("distributed.protocol.serialize", "dask_deserialize", "_host_deserialize"),
+    ("distributed.protocol.cuda", "cuda_serialize", "_device_serialize"),
+    ("distributed.protocol.cuda", "cuda_deserialize", "_device_deserialize"),
+)
 
 
 def _import_gpuarr_dask():
@@ -32,14 +42,11 @@ def _import_gpuarr_dask():
 
 
 def _register_lazily():
-    for module_name, names in _DISPATCH_TABLES.items():
+    for module_name, table_name, _ in DISPATCH_TABLES:
         module = sys.modules.get(module_name)
-        if module is None:
-            continue
-        for name in names:
-            table = getattr(module, name, None)
-            if hasattr(table, "register_lazy"):
-                table.register_lazy("gpuarr", _import_gpuarr_dask)
+        table = getattr(module, table_name, None)
+        if hasattr(table, "register_lazy"):
+            table.register_lazy("gpuarr", _import_gpuarr_dask)
 
 
 _register_lazily()

@@ -44,6 +44,7 @@ What each transport costs (one array of ``n`` bytes between two workers):
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as _np
@@ -53,24 +54,12 @@ from dask import config as _config
 from dask.array.backends import ArrayBackendEntrypoint, array_creation_dispatch
 from dask.array.chunk_types import _HANDLED_CHUNK_TYPES, register_chunk_type
 from dask.array.core import Array as _DaskArray
-from dask.array.dispatch import (
-    concatenate_lookup,
-    divide_lookup,
-    einsum_lookup,
-    empty_lookup,
-    nannumel_lookup,
-    numel_lookup,
-    percentile_lookup,
-    take_lookup,
-    tensordot_lookup,
-    to_numpy_dispatch,
-)
-from dask.sizeof import sizeof as _sizeof
 from dask.utils import Dispatch
 
 from gpuarr import _core, _indexing, _products, _reductions, _shape_ops, _sorting
 from gpuarr import _ufuncs
 from gpuarr import random as _random
+from gpuarr._dask_registration import DISPATCH_TABLES
 from gpuarr._core import ndarray
 
 __all__ = ["GpuarrBackendEntrypoint", "to_gpuarr_dispatch", "register"]
@@ -127,23 +116,21 @@ def _percentile(a, q, method="linear"):
 def _numel(x, **kwargs):
     """The element count of a reduction over ``axis`` as a gpuarr array (Dask's numel)."""
     shape = x.shape
-    keepdims = kwargs.get("keepdims", False)
     axis = kwargs.get("axis")
     dtype = kwargs.get("dtype", _np.float64)
-    if axis is None:
-        prod = _np.prod(shape, dtype=dtype)
-        if keepdims is False:
-            return prod
-        return _core.full((1,) * len(shape), prod, dtype=dtype)
-    if not isinstance(axis, (tuple, list)):
-        axis = [axis]
-    axis = [d % len(shape) for d in axis] if shape else list(axis)
-    prod = math.prod(shape[d] for d in axis)
-    if keepdims is True:
-        new_shape = tuple(1 if d in axis else shape[d] for d in range(len(shape)))
+    n, axes = _reductions._reduced_count(shape, axis)
+    if axis is None and not kwargs.get("keepdims", False):
+        return _np.asarray(n, dtype=dtype)[()]
+    if kwargs.get("keepdims", False):
+        new_shape = tuple(1 if d in axes else s for d, s in enumerate(shape))
     else:
-        new_shape = tuple(shape[d] for d in range(len(shape)) if d not in axis)
-    return _core.full(new_shape, prod, dtype=dtype)
+        new_shape = tuple(s for d, s in enumerate(shape) if d not in axes)
+    return _core.full(new_shape, n, dtype=dtype)
+
+
+_take = _indexing.take
+_tensordot = _products.tensordot
+_empty = _core.empty
 
 
 def _nannumel(x, **kwargs):
@@ -193,22 +180,6 @@ def _device_deserialize(header, frames):
         _core.empty(shape, dtype=dtype)
 
 
-def _register_distributed():
-    try:
-        from distributed.protocol import dask_deserialize, dask_serialize
-    except ImportError:
-        return False
-    dask_serialize.register(ndarray)(_host_serialize)
-    dask_deserialize.register(ndarray)(_host_deserialize)
-    try:
-        from distributed.protocol.cuda import cuda_deserialize, cuda_serialize
-    except ImportError:
-        return True
-    cuda_serialize.register(ndarray)(_device_serialize)
-    cuda_deserialize.register(ndarray)(_device_deserialize)
-    return True
-
-
 def register():
     """Registers gpuarr with Dask (idempotent; importing ``gpuarr.dask`` calls it).
 
@@ -220,18 +191,15 @@ def register():
     """
     if ndarray not in _HANDLED_CHUNK_TYPES:
         register_chunk_type(ndarray)
-    concatenate_lookup.register(ndarray, _concatenate)
-    take_lookup.register(ndarray, _indexing.take)
-    tensordot_lookup.register(ndarray, _products.tensordot)
-    einsum_lookup.register(ndarray, _einsum)
-    empty_lookup.register(ndarray, _core.empty)
-    divide_lookup.register(ndarray, _divide)
-    percentile_lookup.register(ndarray, _percentile)
-    numel_lookup.register(ndarray, _numel)
-    nannumel_lookup.register(ndarray, _nannumel)
-    to_numpy_dispatch.register(ndarray, _gpuarr_to_numpy)
-    _sizeof.register(ndarray, _sizeof_gpuarr)
-    return _register_distributed()
+    with_distributed = True
+    for module_name, table_name, implementation in DISPATCH_TABLES:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # distributed is optional
+            with_distributed = False
+            continue
+        getattr(module, table_name).register(ndarray, globals()[implementation])
+    return with_distributed
 
 
 # --- the array backend -----------------------------------------------------------------
