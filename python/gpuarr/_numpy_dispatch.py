@@ -186,6 +186,11 @@ def _deferring(impl, np_func):
     return call
 
 
+# One deferring function per implementation, so that aliases (amax and max) stay one
+# object; it hands foreign arguments the NumPy function of the first name it was made for.
+_DEFERRING = {}
+
+
 def defer_to_foreign_arrays(namespace, names, numpy_module):
     """Makes each function ``namespace[name]`` whose NumPy counterpart in ``numpy_module``
     takes part in ``__array_function__`` defer to foreign arguments (:func:`_deferring`).
@@ -197,4 +202,6 @@ def defer_to_foreign_arrays(namespace, names, numpy_module):
                 or hasattr(impl, "_gpuarr_implementation")
                 or not hasattr(np_func, "_implementation")):
             continue
-        namespace[name] = _deferring(impl, np_func)
+        if impl not in _DEFERRING:
+            _DEFERRING[impl] = _deferring(impl, np_func)
+        namespace[name] = _DEFERRING[impl]
