@@ -366,6 +366,35 @@ def test_local_cluster_processes_round_trip():
 
 
 @gpu_test
+def test_local_cuda_cluster_workers_compute_on_their_own_gpus():
+    # dask-cuda gives each worker its own GPU through CUDA_VISIBLE_DEVICES (rotated so that
+    # the worker's GPU is its device 0): gpuarr's current device in each worker is that GPU.
+    distributed = pytest.importorskip("distributed", reason="distributed is not installed")
+    dask_cuda = pytest.importorskip("dask_cuda", reason="dask-cuda is not installed")
+    if gpuarr.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs")
+
+    def bus(device):
+        return gpuarr.cuda.runtime.getDeviceProperties(device)["pciBusID"]
+
+    def worker_device():
+        import gpuarr as g
+        props = g.cuda.runtime.getDeviceProperties(g.cuda.runtime.getDevice())
+        return props["pciBusID"], float(g.arange(4.0).sum())
+
+    h = np.random.default_rng(9).standard_normal((512, 256))
+    with dask_cuda.LocalCUDACluster(n_workers=2, CUDA_VISIBLE_DEVICES="0,1", protocol="tcp",
+                                    dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster) as client:
+        seen = client.run(worker_device)
+        assert sorted(b for b, _ in seen.values()) == sorted([bus(0), bus(1)])
+        assert all(v == 6.0 for _, v in seen.values())
+        x = da.from_array(gpuarr.asarray(h), chunks=(64, 128), asarray=False).persist()
+        _close(client.compute((x @ x.T).sum(axis=0)).result(), (h @ h.T).sum(axis=0),
+               rtol=1e-9, atol=1e-9)
+
+
+@gpu_test
 def test_thread_stress_mixed_operations():
     # Dask's threaded scheduler runs chunk tasks from many threads on one GPU: 16 threads x
     # 1000 operations over what they share (streams, the memory pool, the cuBLAS, cuSOLVER

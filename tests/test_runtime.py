@@ -2,6 +2,10 @@
 streams is checked against the NumPy source it came from."""
 
 import gc
+import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -44,6 +48,70 @@ def test_device_properties():
     assert gpuarr.cuda.runtime.memGetInfo()[1] == total
     assert gpuarr.cuda.runtime.runtimeGetVersion() > 0
     assert gpuarr.cuda.runtime.driverGetVersion() > 0
+    for key in ("pciBusID", "pciDeviceID", "pciDomainID"):
+        assert isinstance(props[key], int) and props[key] >= 0
+    assert isinstance(props["uuid"], bytes) and len(props["uuid"]) == 16
+
+
+# A fresh process: whether device 0's primary context is active (the driver API, read
+# through ctypes, so that the probe itself creates none) right after `import gpuarr`, and
+# after a first array.
+_CONTEXT_PROBE = r"""
+import ctypes, json
+cuda = ctypes.CDLL("libcuda.so.1")
+
+def primary_context_active(ordinal):
+    dev, flags, active = ctypes.c_int(), ctypes.c_uint(), ctypes.c_int()
+    assert cuda.cuInit(0) == 0
+    assert cuda.cuDeviceGet(ctypes.byref(dev), ordinal) == 0
+    assert cuda.cuDevicePrimaryCtxGetState(dev, ctypes.byref(flags), ctypes.byref(active)) == 0
+    return bool(active.value)
+
+import gpuarr
+count = gpuarr.cuda.runtime.getDeviceCount()
+at_import = primary_context_active(0)
+value = float((gpuarr.arange(4.0) + 1).sum())
+props = gpuarr.cuda.runtime.getDeviceProperties(0)
+print(json.dumps({"count": count, "at_import": at_import,
+                  "after_use": primary_context_active(0), "value": value,
+                  "bus": [props["pciDomainID"], props["pciBusID"], props["pciDeviceID"]]}))
+"""
+
+
+def _probe(env_update):
+    env = dict(os.environ, **env_update)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(gpuarr.__file__)))]
+        + [p for p in sys.path if p and os.path.isdir(p)])
+    out = subprocess.run([sys.executable, "-c", _CONTEXT_PROBE], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _bus(device):
+    props = gpuarr.cuda.runtime.getDeviceProperties(device)
+    return [props["pciDomainID"], props["pciBusID"], props["pciDeviceID"]]
+
+
+def test_context_created_on_first_use_not_at_import():
+    r = _probe({})
+    assert r["count"] == gpuarr.cuda.runtime.getDeviceCount()
+    assert r["at_import"] is False
+    assert r["after_use"] is True
+    assert r["value"] == 10.0
+    assert r["bus"] == _bus(0)
+
+
+def test_cuda_visible_devices_selects_the_physical_device():
+    count = gpuarr.cuda.runtime.getDeviceCount()
+    if count < 2 or os.environ.get("CUDA_VISIBLE_DEVICES"):
+        pytest.skip("needs two or more GPUs, all visible to this process")
+    last = count - 1
+    assert len({tuple(_bus(d)) for d in range(count)}) == count
+    r = _probe({"CUDA_VISIBLE_DEVICES": str(last)})
+    # gpuarr's device 0 in that process is this process's last device.
+    assert r["count"] == 1 and r["bus"] == _bus(last) and r["value"] == 10.0
 
 
 def test_device_context_manager(rng):

@@ -91,6 +91,11 @@ void bind_cuda(py::module_& m) {
     d["sharedMemPerBlock"] = p.sharedMemPerBlock;
     d["warpSize"] = p.warpSize;
     d["maxThreadsPerBlock"] = p.maxThreadsPerBlock;
+    // Which physical GPU this is (CUDA_VISIBLE_DEVICES renumbers them), as CuPy reports it.
+    d["pciBusID"] = p.pciBusID;
+    d["pciDeviceID"] = p.pciDeviceID;
+    d["pciDomainID"] = p.pciDomainID;
+    d["uuid"] = py::bytes(p.uuid.bytes, sizeof(p.uuid.bytes));
     return d;
   });
   m.def("runtime_version", [] {
