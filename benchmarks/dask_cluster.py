@@ -12,7 +12,11 @@ already persisted:
 - ``standardize``: ``((x - x.mean(0)) / x.std(0)).sum()`` over 2^30 float32 (32768^2 in
   4096 x 32768 row blocks), the scalar brought to the client;
 - ``gram``: ``y.T @ y`` of a 32768 x 8192 float32 array stored in row blocks and rechunked
-  to 1024-wide column blocks first (every element moves), result persisted.
+  to 1024-wide column blocks first (every element moves; task-based rechunk, as distributed's
+  P2P rechunk takes host buffers only), result persisted.
+
+A task is done when its function returns, before its kernels have run: each timing ends
+with every worker's device synchronised.
 
 Each figure is the median of ``--repeat`` runs after one warm-up run (JIT compiles, cuBLAS
 handles, plans). Dask, distributed and dask-cuda are needed (``pip install gpuarr[dask]
@@ -86,21 +90,45 @@ def _register_gpuarr():
     return True
 
 
-def _time(client, wait, name, inputs, repeat):
+def _same(block):
+    return block
+
+
+def _synchronize(lib):
+    # A task is done when its function returns, which is before its kernels finish: each
+    # timing ends with every worker's device idle.
+    if lib == "gpuarr":
+        import gpuarr
+        gpuarr.cuda.Device().synchronize()
+    else:
+        import cupy
+        cupy.cuda.runtime.deviceSynchronize()
+    return True
+
+
+def _time(client, wait, lib, name, inputs, repeat):
+    # The same graph twice has the same keys, and the scheduler would hand back the result
+    # still in memory: each run reads the inputs through aliases of its own (one task per
+    # chunk that returns the chunk), so every key downstream is new. (dask's
+    # graph_manipulation.clone loses the inputs of a rechunk.)
     samples = []
     for i in range(repeat + 1):
+        aliases = tuple(a.map_blocks(_same, dtype=a.dtype, meta=a._meta,
+                                     name=f"run-{i}-{a.name}") for a in inputs)
         t0 = time.perf_counter()
-        r = _workload(name, inputs)
+        r = _workload(name, aliases)
         if name == "standardize":
-            r = client.compute(r).result()
+            r = client.compute(r)
+            r.result()
         else:
             r = r.persist()
             wait(r)
+        client.run(_synchronize, lib)
         t = time.perf_counter() - t0
+        del r
         if i:
             samples.append(t)
-        last = r
-    return statistics.median(samples), samples, last
+    return statistics.median(samples), samples
 
 
 def run(libs, worker_counts, repeat):
@@ -120,17 +148,20 @@ def run(libs, worker_counts, repeat):
                     client.run(_register_gpuarr)
                     _register_gpuarr()
                 for name in WORKLOADS:
-                    with dask.config.set({"array.backend": lib}):
+                    # Distributed's P2P rechunk (Dask's choice for large rechunks) sends
+                    # shards as host buffers: device chunks rechunk through tasks.
+                    with dask.config.set({"array.backend": lib,
+                                          "array.rechunk.method": "tasks"}):
                         inputs = client.persist(_inputs(da, name))
                         wait(inputs)
-                        median, samples, result = _time(client, wait, name, inputs, repeat)
-                        if name == "standardize":
-                            result = _workload(name, inputs)
-                        _check(lib, name, result, inputs, client)
+                        client.run(_synchronize, lib)
+                        median, samples = _time(client, wait, lib, name, inputs, repeat)
+                        _check(lib, name, _workload(name, inputs), inputs, client)
                     rows.append({"workers": n, "lib": lib, "workload": name,
                                  "seconds": median, "samples": samples})
                     print(f"{n} GPU(s) {lib:7s} {name:12s} {median * 1e3:9.1f} ms", flush=True)
-                    del inputs, result
+                    client.cancel(inputs)
+                    del inputs
                 client.run(lambda: __import__("gc").collect())
     return rows
 
@@ -165,7 +196,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--libs", default="gpuarr,cupy")
     p.add_argument("--workers", default="1,2")
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--json", help="write every sample and the versions here")
     args = p.parse_args(argv)
     libs = args.libs.split(",")
