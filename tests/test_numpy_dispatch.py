@@ -4,6 +4,8 @@ __array_function__ (functions gpuarr implements run on the GPU; mixed host opera
 the comparison helpers; TypeError naming functions gpuarr lacks), plus get_array_module
 and the comparison helpers themselves against NumPy."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -67,7 +69,12 @@ def test_gpuarr_functions_defer_to_foreign_array_function():
     assert g.calls[0][0] is np.concatenate and len(g.calls) == 1
     h = _Foreign("tensordot")
     assert gpuarr.tensordot(1.0, b=h, axes=0) == "tensordot"
-    assert h.calls[0][0] is np.tensordot and h.calls[0][3] == {"b": h, "axes": 0}
+    # The call reaches the foreign type as one NumPy's function binds the same way (required
+    # parameters by position, the others by keyword when not at their default).
+    func, _, args, kwargs = h.calls[0]
+    assert func is np.tensordot
+    assert inspect.signature(np.tensordot).bind(*args, **kwargs).arguments == \
+        {"a": 1.0, "b": h, "axes": 0}
     assert gpuarr.linalg.norm(_Foreign("norm")) == "norm"
     assert gpuarr.fft.fft(_Foreign("fft")) == "fft"
     # Subclasses before their bases, as NumPy orders overrides.
@@ -83,8 +90,63 @@ def test_foreign_array_function_not_implemented_is_type_error():
     assert len(f.calls) == 1
 
 
+def test_deferring_wrappers_have_their_implementations_parameters():
+    # The generated wrapper's own parameters (not the ones inspect follows __wrapped__ to);
+    # only the extension's functions get the generic (*args, **kwargs) wrapper.
+    checked = 0
+    for ns in (gpuarr, gpuarr.linalg, gpuarr.fft):
+        for name in ns.__all__:
+            f = getattr(ns, name)
+            impl = getattr(f, "_gpuarr_implementation", None)
+            if impl is None:
+                continue
+            if not inspect.isfunction(impl):
+                assert f.__code__.co_name == "call", name
+                continue
+            own = inspect.signature(f, follow_wrapped=False)
+            ref = inspect.signature(impl, follow_wrapped=False)
+            assert [(p.name, p.kind, p.default) for p in own.parameters.values()] == \
+                [(p.name, p.kind, p.default) for p in ref.parameters.values()], name
+            checked += 1
+    assert checked > 200
+
+
+def test_generated_wrappers_are_current():
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parent.parent / "tools" / "generate_deferring.py"
+    spec = importlib.util.spec_from_file_location("generate_deferring", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    from gpuarr import _deferring_wrappers
+    assert pathlib.Path(_deferring_wrappers.__file__).read_text() == tool.generate(), \
+        "run python tools/generate_deferring.py"
+
+
+def test_plain_calls_take_the_fast_path(monkeypatch):
+    from gpuarr import _numpy_dispatch
+    deferred = []
+    real = _numpy_dispatch._call_deferring
+    monkeypatch.setattr(_numpy_dispatch, "_call_deferring",
+                        lambda *a: deferred.append(a) or real(*a))
+
+    def impl(a, shape=None, *, order="C"):
+        return ("impl", a, shape, order)
+
+    w = _numpy_dispatch._deferring(impl, np.reshape)
+    assert w(1.0, (3, 4)) == ("impl", 1.0, (3, 4), "C")
+    assert w(1.0, shape=[2, 6], order="F") == ("impl", 1.0, [2, 6], "F")
+    many = list(range(100000))  # numbers: not scanned
+    assert w(1.0, many)[2] is many
+    assert not deferred
+    f = _Foreign("deferred")
+    assert w(1.0, [f, f]) == "deferred" and len(deferred) == 1
+    assert w(f, order="F") == "deferred"
+    func, types, args, kwargs = f.calls[-1]
+    assert func is np.reshape and args == (f,) and kwargs == {"order": "F"}
+
+
 def test_deferring_functions_keep_their_identity():
-    import inspect
     from gpuarr import _reductions
     assert gpuarr.sum.__name__ == "sum" and gpuarr.sum.__doc__ == _reductions.sum.__doc__
     assert inspect.signature(gpuarr.sum) == inspect.signature(_reductions.sum)

@@ -12,6 +12,8 @@ import sys
 import numpy as _np
 
 from gpuarr import _core, _dask_registration, _ufuncs  # noqa: F401  (lazy Dask entries)
+from gpuarr._deferring_wrappers import FACTORIES as _FACTORIES
+from gpuarr._foreign_dispatch import _PLAIN_TYPES, _call_deferring, _plain_container
 from gpuarr._core import ndarray as _ndarray
 
 # NumPy ufuncs whose gpuarr counterpart is a plain function (no ufunc methods).
@@ -116,71 +118,39 @@ _core._set_ufunc_override(_ufunc_override)
 
 # --- __array_function__ deferral of gpuarr's own functions -------------------------------
 
-# Argument types that never override NumPy functions; types met later join once checked.
-# Lists and tuples are not in it: their elements are arguments too (concatenate's arrays).
-_PLAIN_TYPES = {_ndarray, int, float, complex, bool, str, bytes, type(None), type, slice,
-                type(Ellipsis), _np.dtype}
 
-
-def _is_foreign(t):
-    """Whether arguments of type ``t`` take NumPy functions through their own
-    ``__array_function__`` (a Dask array, ...): not gpuarr's, NumPy's arrays or scalars."""
-    if issubclass(t, (_ndarray, _np.ndarray, _np.generic)):
-        return False
-    return getattr(t, "__array_function__", None) is not None
-
-
-def _call_deferring(impl, np_func, args, kwargs):
-    # An argument of a type not yet known plain: NumPy's __array_function__ protocol over the
-    # arguments and one level into list and tuple arguments.
-    relevant = []
-    for x in (*args, *kwargs.values()):
-        if isinstance(x, (list, tuple)):
-            relevant.extend(x)
-        else:
-            relevant.append(x)
-    foreign, types = [], []
-    for x in relevant:
-        t = type(x)
-        if t in _PLAIN_TYPES or t in types:
-            continue
-        if _is_foreign(t):
-            foreign.append(x)
-            types.append(t)
-        elif issubclass(t, _ndarray):
-            types.append(t)
-        elif not issubclass(t, (list, tuple)):
-            _PLAIN_TYPES.add(t)
-    if not foreign:
+def _generic_deferring(impl, np_func):
+    def call(*args, **kwargs):
+        for x in (*args, *kwargs.values()):
+            t = type(x)
+            if t not in _PLAIN_TYPES and not _plain_container(x):
+                return _call_deferring(impl, np_func, args, kwargs)
         return impl(*args, **kwargs)
-    if any(isinstance(x, _ndarray) for x in relevant) and _ndarray not in types:
-        types.append(_ndarray)
-    types = tuple(types)
-    # Subclasses before their bases, as NumPy orders the overrides.
-    foreign.sort(key=lambda x: sum(issubclass(u, type(x)) for u in types))
-    for x in foreign:
-        result = type(x).__array_function__(x, np_func, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
-    raise TypeError(
-        f"no implementation found for '{np_func.__module__}.{np_func.__name__}' on types "
-        f"that implement __array_function__: {list(types)}")
+    return call
+
+
+def _code_shape(impl):
+    # The parameters the generated wrapper was written for (tools/generate_deferring.py).
+    c = impl.__code__
+    n = c.co_argcount + c.co_kwonlyargcount + bool(c.co_flags & 4) + bool(c.co_flags & 8)
+    return (c.co_argcount, c.co_posonlyargcount, c.co_kwonlyargcount, c.co_flags & 12,
+            c.co_varnames[:n], len(impl.__defaults__ or ()),
+            tuple(sorted(impl.__kwdefaults__ or ())))
 
 
 def _deferring(impl, np_func):
     """``impl`` that hands the call to a foreign argument's ``__array_function__`` with
     NumPy's function of the same name, as NumPy's own functions do: ``gpuarr.sum(dask_array)``
-    is a Dask array. Calls whose arguments are all of plain types (gpuarr arrays, Python
-    scalars, ...) go straight to ``impl`` after one type check per argument."""
-    def call(*args, **kwargs):
-        for x in args:
-            if type(x) not in _PLAIN_TYPES:
-                return _call_deferring(impl, np_func, args, kwargs)
-        for x in kwargs.values():
-            if type(x) not in _PLAIN_TYPES:
-                return _call_deferring(impl, np_func, args, kwargs)
-        return impl(*args, **kwargs)
-
+    is a Dask array. The wrapper, generated ahead of time (``_deferring_wrappers``), has
+    ``impl``'s own parameters, so a call whose arguments are all plain (gpuarr arrays, Python
+    scalars, shapes, lists of arrays) costs one type check per argument and one call; a
+    function without a generated wrapper gets a generic one (``*args, **kwargs``)."""
+    key = f"{getattr(impl, '__module__', '')}.{getattr(impl, '__qualname__', '')}"
+    entry = _FACTORIES.get(key)
+    if entry is not None and hasattr(impl, "__code__") and entry[1] == _code_shape(impl):
+        call = entry[0](impl, np_func)
+    else:
+        call = _generic_deferring(impl, np_func)
     functools.update_wrapper(call, impl)
     call._gpuarr_implementation = impl
     return call
