@@ -22,4 +22,10 @@ std::string describe_no_device(const DriverFacts& f) {
   return "cudaGetDeviceCount found 0 devices";
 }
 
+std::string no_device_message(const std::string& reason, const std::string& failed_call) {
+  std::string msg = "no CUDA device is available: ";
+  if (reason.empty()) return msg + failed_call;
+  return failed_call.empty() ? msg + reason : msg + reason + " (" + failed_call + ")";
+}
+
 }  // namespace gpuarr

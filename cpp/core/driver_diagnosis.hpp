@@ -21,4 +21,7 @@ std::string cuda_version_string(int version);
 // The reason no CUDA device is usable, for NoDeviceError's message.
 std::string describe_no_device(const DriverFacts& facts);
 
+// NoDeviceError's message: the reason, and the failed call's own error where one failed.
+std::string no_device_message(const std::string& reason, const std::string& failed_call = "");
+
 }  // namespace gpuarr

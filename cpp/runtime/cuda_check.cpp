@@ -1,5 +1,6 @@
 #include "runtime/cuda_check.hpp"
 
+#include "core/driver_diagnosis.hpp"
 #include "runtime/device.hpp"
 
 namespace gpuarr {
@@ -10,9 +11,7 @@ void throw_cuda_error(cudaError_t status, const char* call) {
   std::string msg = std::string(call) + " failed: " + cudaGetErrorName(status) + ": " +
                     cudaGetErrorString(status);
   if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver) {
-    const std::string reason = no_device_reason();
-    throw NoDeviceError(status, "no CUDA device is available: " +
-                                    (reason.empty() ? msg : reason + " (" + msg + ")"));
+    throw NoDeviceError(status, no_device_message(no_device_reason(), msg));
   }
   throw CudaError(status, msg);
 }

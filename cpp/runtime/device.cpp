@@ -63,7 +63,7 @@ void require_device() {
   const auto& c = census();
   if (c.count > 0) return;
   throw NoDeviceError(c.status == cudaSuccess ? cudaErrorNoDevice : c.status,
-                      "no CUDA device is available: " + no_device_reason());
+                      no_device_message(no_device_reason()));
 }
 
 int current_device() {

@@ -44,3 +44,12 @@ TEST(DriverDiagnosis, DriverWithoutDevices) {
   f.driver_cuda_version = 13020;
   EXPECT_EQ(describe_no_device(f), f.device_count_error);
 }
+
+TEST(DriverDiagnosis, NoDeviceMessage) {
+  EXPECT_EQ(no_device_message("no NVIDIA driver found (libcuda could not be loaded)"),
+            "no CUDA device is available: no NVIDIA driver found (libcuda could not be loaded)");
+  EXPECT_EQ(no_device_message("cudaGetDeviceCount found 0 devices", "cudaMalloc failed: x"),
+            "no CUDA device is available: cudaGetDeviceCount found 0 devices (cudaMalloc failed: x)");
+  EXPECT_EQ(no_device_message("", "cudaMalloc failed: x"),
+            "no CUDA device is available: cudaMalloc failed: x");
+}

@@ -14,12 +14,13 @@ _PLAIN_TYPES = {_ndarray, int, float, complex, bool, str, bytes, type(None), typ
                 type(Ellipsis), _np.dtype}
 
 
-def _is_foreign(t):
-    """Whether arguments of type ``t`` take NumPy functions through their own
-    ``__array_function__`` (a Dask array, ...): not gpuarr's, NumPy's arrays or scalars."""
+def _is_foreign(t, protocol="__array_function__"):
+    """Whether arguments of type ``t`` take NumPy's functions (``protocol``
+    ``"__array_function__"``) or ufuncs (``"__array_ufunc__"``) through their own override
+    (a Dask array, ...): not gpuarr's, NumPy's arrays or scalars."""
     if issubclass(t, (_ndarray, _np.ndarray, _np.generic)):
         return False
-    return getattr(t, "__array_function__", None) is not None
+    return getattr(t, protocol, None) is not None
 
 
 def _holds_arrays(seq):

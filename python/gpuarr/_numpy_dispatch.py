@@ -13,7 +13,7 @@ import numpy as _np
 
 from gpuarr import _core, _dask_registration, _ufuncs  # noqa: F401  (lazy Dask entries)
 from gpuarr._deferring_wrappers import FACTORIES as _FACTORIES
-from gpuarr._foreign_dispatch import _PLAIN_TYPES, _call_deferring, _plain_container
+from gpuarr._foreign_dispatch import _PLAIN_TYPES, _call_deferring, _is_foreign, _plain_container
 from gpuarr._core import ndarray as _ndarray
 
 # NumPy ufuncs whose gpuarr counterpart is a plain function (no ufunc methods).
@@ -101,13 +101,10 @@ def _ufunc_override(name, args, kwargs):
     seen = set()
     for x in inputs + out:
         t = type(x)
-        if t in seen or issubclass(t, (_ndarray, _np.ndarray, _np.generic)):
+        if t in seen or not _is_foreign(t, "__array_ufunc__"):
             continue
         seen.add(t)
-        override = getattr(t, "__array_ufunc__", None)
-        if override is None:
-            continue
-        result = override(x, np_ufunc, "__call__", *inputs, **kwargs)
+        result = t.__array_ufunc__(x, np_ufunc, "__call__", *inputs, **kwargs)
         if result is not NotImplemented:
             return result
     return None
