@@ -889,6 +889,9 @@ NB05 = [
     copies. We check the exchange, derive the gradient of the k-th eigenvalue, wrap it in a
     `torch.autograd.Function` (and compare with the ready-made `gpuarr.torch.kth_eigvalh`),
     then train the seed's `MultivariateSpectral` model on a synthetic regression problem.
+
+    Needs PyTorch with CUDA, which the `notebooks` extra does not install:
+    `pip install "gpuarr[notebooks,torch]"`.
     '''),
     SETUP,
     code('''

@@ -11,6 +11,7 @@ into ``notebooks/``; that is how the committed outputs are produced.
 import importlib.util
 import json
 import os
+import tomllib
 
 import pytest
 
@@ -20,27 +21,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NB_DIR = os.path.join(ROOT, "notebooks")
 CELL_TIMEOUT_S = 300
 
-# notebook -> modules it imports besides numpy and gpuarr
-NOTEBOOKS = {
-    "01_power_iteration.ipynb": [],
-    "02_intro.ipynb": [],
-    "03_distances.ipynb": ["matplotlib"],
-    "04_convolution.ipynb": ["scipy", "matplotlib"],
-    "05_eigen_autograd.ipynb": ["torch", "matplotlib"],
-}
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def _missing(modules):
-    return [m for m in modules if importlib.util.find_spec(m) is None]
+# The headless runner (tools/run_notebooks.py) holds what each notebook imports besides
+# numpy and gpuarr, and executes them for both.
+runner = _load("run_notebooks", os.path.join(ROOT, "tools", "run_notebooks.py"))
+NOTEBOOKS = runner.NEEDS
 
 
 def test_notebook_files_match_generator(tmp_path):
     """The committed .ipynb files hold the cells that notebooks/_build.py writes (outputs
     and execution counts aside): edit _build.py, then run it."""
     pytest.importorskip("nbformat")
-    spec = importlib.util.spec_from_file_location("nb_build", os.path.join(NB_DIR, "_build.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _load("nb_build", os.path.join(NB_DIR, "_build.py"))
     assert sorted(mod.NOTEBOOKS) == sorted(NOTEBOOKS)
     mod.build(str(tmp_path))
     for name in NOTEBOOKS:
@@ -55,35 +54,50 @@ def test_notebook_files_match_generator(tmp_path):
         assert committed["metadata"]["kernelspec"]["name"] == "python3"
 
 
+def test_runner_without_a_device_says_so_in_one_line(monkeypatch, capsys):
+    """python tools/run_notebooks.py on a machine without a GPU: one line, exit status 1,
+    no kernel started (the first cell's check would end in a traceback)."""
+    import gpuarr
+
+    monkeypatch.setattr(gpuarr.cuda, "is_available", lambda: False)
+    assert runner.main([]) == 1
+    assert capsys.readouterr().out == runner.NO_GPU + "\n"
+
+
+def test_runner_install_hints_name_extras_that_exist():
+    assert runner.install_hint(["torch"]) == 'pip install "gpuarr[torch]"'
+    assert runner.install_hint(["nbclient", "ipykernel"]) == 'pip install "gpuarr[notebooks]"'
+    assert runner.install_hint(["torch", "matplotlib"]) == 'pip install "gpuarr[notebooks,torch]"'
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    # PyTorch (gigabytes of its own CUDA libraries) comes only with the torch extra.
+    assert [r for r in extras["torch"] if r.startswith("torch")]
+    assert not [r for r in extras["notebooks"] if r.startswith("torch")]
+    needed = set(runner.JUPYTER) | {m for mods in NOTEBOOKS.values() for m in mods} - {"torch"}
+    listed = {r.split(">")[0].split("=")[0].split("[")[0] for r in extras["notebooks"]}
+    assert needed <= listed
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
 def test_notebook_runs(name, tmp_path, monkeypatch):
     if not GPU_AVAILABLE:
         pytest.skip(NO_GPU_REASON)
-    missing = _missing(["nbclient", "nbformat", "ipykernel"])
+    missing = runner.missing(runner.JUPYTER)
     if missing:
         pytest.skip(f"Jupyter is not installed ({', '.join(missing)} missing): "
-                    "pip install gpuarr[notebooks]")
-    missing = _missing(NOTEBOOKS[name])
+                    f"{runner.install_hint(missing)}")
+    missing = runner.missing(NOTEBOOKS[name])
     if missing:
-        pytest.skip(f"{name} needs {', '.join(missing)}")
+        pytest.skip(f"{name} needs {', '.join(missing)}: {runner.install_hint(missing)}")
     import nbformat
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    # The kernel is a fresh process: it must import the same gpuarr as this test run.
-    import gpuarr
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(gpuarr.__file__)))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        [pkg_parent] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-
+    for key, value in runner.kernel_env().items():
+        monkeypatch.setenv(key, value)
     path = os.path.join(NB_DIR, name)
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT_S, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}})
     try:
-        client.execute()
+        nb = runner.execute(path, tmp_path, CELL_TIMEOUT_S)
     except CellExecutionError as e:
         # nbclient's message already holds the cell's source and the traceback.
         pytest.fail(f"{name} failed:\n{e}", pytrace=False)
