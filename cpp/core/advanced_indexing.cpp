@@ -62,8 +62,9 @@ std::vector<int64_t> check_index(const Dims& shape, const std::vector<IndexEntry
     if (c == 0) continue;
     first[i] = axis;
     if (e.kind == Kind::BoolArray) {
+      // As NumPy: a mask axis of size 0 matches an axis of any size (it selects nothing).
       for (int64_t d = 0; d < c; ++d) {
-        if (e.shape[d] != shape[axis + d]) {
+        if (e.shape[d] != 0 && e.shape[d] != shape[axis + d]) {
           throw IndexError("boolean index did not match indexed array along axis " +
                            std::to_string(axis + d) + "; size of axis is " +
                            std::to_string(shape[axis + d]) +

@@ -67,6 +67,12 @@ NDArray move_axes_last(const NDArray& a, const Dims& axes) {
 NDArray contiguous(const NDArray& a) { return a.c_contiguous() ? a : copy_array(a, a.dtype, 'C'); }
 
 NDArray matmul(const NDArray& a_in, const NDArray& b_in, const NDArray* out) {
+  // NumPy resolves the loop's dtype and checks the cast to `out` before any shape.
+  const DType t = promote_types(a_in.dtype, b_in.dtype);
+  if (out && !can_cast(t, out->dtype, Casting::SameKind)) {
+    throw TypeError(std::string("Cannot cast ufunc 'matmul' output from dtype('") + name(t) +
+                    "') to dtype('" + name(out->dtype) + "') with casting rule 'same_kind'");
+  }
   for (int i = 0; i < 2; ++i) {
     const NDArray& x = i ? b_in : a_in;
     if (x.ndim() == 0) {
@@ -99,31 +105,36 @@ NDArray matmul(const NDArray& a_in, const NDArray& b_in, const NDArray* out) {
   Dims out_shape = batch;
   out_shape.insert(out_shape.end(), mdims.begin(), mdims.end());
   out_shape.insert(out_shape.end(), ndims.begin(), ndims.end());
-  const DType t = promote_types(a_in.dtype, b_in.dtype);
-  if (out) {
-    if (out->shape != out_shape) {
-      const size_t core = mdims.size() + ndims.size();
-      const Dims oc = out->ndim() >= int64_t(core) ? sub(out->shape, out->ndim() - core, out->ndim()) : out->shape;
-      const Dims ec = sub(out_shape, out_shape.size() - core, out_shape.size());
-      if (out->ndim() >= int64_t(core) && oc != ec) {
-        size_t i = 0;
-        while (oc[i] == ec[i]) ++i;
-        throw ValueError("matmul: Output operand 0 has a mismatch in its core dimension " +
-                         std::to_string(i) + ", with gufunc signature " + kMatmulSig +
-                         " (size " + std::to_string(oc[i]) + " is different from " +
-                         std::to_string(ec[i]) + ")");
-      }
+  if (out && out->shape != out_shape) {
+    const size_t core = mdims.size() + ndims.size();
+    const bool has_core = out->ndim() >= int64_t(core);
+    const Dims oc = has_core ? sub(out->shape, out->ndim() - core, out->ndim()) : out->shape;
+    const Dims ec = sub(out_shape, out_shape.size() - core, out_shape.size());
+    if (has_core && oc != ec) {
+      size_t i = 0;
+      while (oc[i] == ec[i]) ++i;
+      throw ValueError("matmul: Output operand 0 has a mismatch in its core dimension " +
+                       std::to_string(i) + ", with gufunc signature " + kMatmulSig +
+                       " (size " + std::to_string(oc[i]) + " is different from " +
+                       std::to_string(ec[i]) + ")");
+    }
+    // As any ufunc output, `out` may have more (or longer) loop dimensions than the inputs'
+    // broadcast, as long as that broadcast stretches to them: the result is repeated.
+    bool stretches = has_core;
+    if (stretches) {
+      const Dims obatch = sub(out->shape, 0, out->ndim() - core);
+      Dims joint;
+      stretches = broadcast_shapes(batch, obatch, joint) && joint == obatch;
+    }
+    if (!stretches) {
       throw ValueError("non-broadcastable output operand with shape " +
                        compact_shape_str(out->shape) + " doesn't match the broadcast shape " +
                        compact_shape_str(out_shape));
     }
-    if (!can_cast(t, out->dtype, Casting::SameKind)) {
-      throw TypeError(std::string("Cannot cast ufunc 'matmul' output from dtype('") + name(t) +
-                      "') to dtype('" + name(out->dtype) + "') with casting rule 'same_kind'");
-    }
   }
   const NDArray a = as_dtype(a_in, t), b = as_dtype(b_in, t);
-  const bool direct = out && out->dtype == t && !shares_memory(*out, a) && !shares_memory(*out, b);
+  const bool direct = out && out->shape == out_shape && out->dtype == t &&
+                      !shares_memory(*out, a) && !shares_memory(*out, b);
   NDArray c = direct ? *out : empty_array(out_shape, t, 'C');
   GroupedView ga{a, bcast(abatch, a1 ? Dims{} : sub(a.strides, 0, a.ndim() - 2), batch),
                  a1 ? Dims{} : Dims{a.strides[a.ndim() - 2]}, Dims{a.strides.back()}};

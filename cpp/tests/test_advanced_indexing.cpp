@@ -140,6 +140,16 @@ TEST(AdvancedIndexing, CheckIndexBoolShapes) {
   EXPECT_EQ(msg({IndexEntry::bool_array({2, 2})}),
             "boolean index did not match indexed array along axis 1; size of axis is 3 but size "
             "of corresponding boolean axis is 2");
+  // A mask axis of size 0 matches any size (NumPy's rule); the other axes still must match.
+  EXPECT_EQ(msg({IndexEntry::bool_array({0, 0})}), "");
+  EXPECT_EQ(msg({IndexEntry::bool_array({0, 3, 0})}), "");
+  EXPECT_EQ(msg({IndexEntry::bool_array({2, 0})}), "");
+  EXPECT_EQ(msg({IndexEntry::bool_array({0, 2})}),
+            "boolean index did not match indexed array along axis 1; size of axis is 3 but size "
+            "of corresponding boolean axis is 2");
+  EXPECT_EQ(msg({IndexEntry::bool_array({1, 0})}),
+            "boolean index did not match indexed array along axis 0; size of axis is 2 but size "
+            "of corresponding boolean axis is 1");
   // too many indices wins over the mask mismatch (NumPy checks the count first)
   EXPECT_EQ(msg({IndexEntry::bool_array({4}), IndexEntry::integer(0), IndexEntry::integer(0),
                  IndexEntry::integer(0)}),

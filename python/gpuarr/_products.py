@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
-from gpuarr import _core, _shape_ops
+from gpuarr import _core, _shape_ops, _ufuncs
 from gpuarr._core import matmul, ndarray
 
 if TYPE_CHECKING:
@@ -21,21 +21,50 @@ __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "cros
            "matvec", "vecmat", "einsum"]
 
 
-def _finish(result, out):
-    if out is None:
-        return result
-    if not isinstance(out, ndarray):
-        raise TypeError("return arrays must be of ArrayType")
-    if out.shape != result.shape:
-        raise ValueError("output array is not acceptable (must have the right datatype, "
-                         "number of dimensions, and be a C-Array)")
-    out[...] = result
-    return out
+_DOT_OUT_NOT_ACCEPTABLE = ("output array is not acceptable (must have the right datatype, "
+                           "number of dimensions, and be a C-Array)")
+# The dtypes of NumPy's BLAS path of dot (float32/64, complex64/128).
+_BLAS_DTYPES = frozenset(map(_np.dtype, "fdFD"))
 
 
 def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
-    """numpy.dot."""
-    return _finish(_core._dot(a, b), out)
+    """Dot product of two arrays (numpy.dot).
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands: for 1-d arrays the inner product, for 2-d the matrix product, for a
+        0-d operand the elementwise product, otherwise a sum product over the last axis of
+        ``a`` and the second-to-last of ``b``.
+    out : ndarray, optional
+        Where to put the result. As NumPy's, it must be C-contiguous, with the result's
+        number of dimensions and exactly its dtype (ValueError otherwise); where an operand
+        is 0-d and the result is not a BLAS type (or an operand has more than 2 dimensions),
+        NumPy computes ``multiply(a, b, out=out)`` and its ufunc rules apply instead.
+
+    Returns
+    -------
+    ndarray
+        The product (``out`` when given).
+    """
+    if out is None:
+        return _core._dot(a, b)
+    if not isinstance(out, ndarray):
+        raise TypeError("'out' must be an array")
+    a = a if isinstance(a, ndarray) else _core.asarray(a)
+    b = b if isinstance(b, ndarray) else _core.asarray(b)
+    dtype = _np.result_type(a.dtype, b.dtype)
+    blas = a.ndim <= 2 and b.ndim <= 2 and dtype in _BLAS_DTYPES
+    if (a.ndim == 0 or b.ndim == 0) and not blas:
+        return _ufuncs.multiply(a, b, out=out)
+    result = _core._dot(a, b)  # NumPy checks the operands' shapes before out
+    if (out.ndim != result.ndim or out.dtype != dtype or not out.flags.c_contiguous
+            or not out.flags.writeable):
+        raise ValueError(_DOT_OUT_NOT_ACCEPTABLE)
+    if out.shape != result.shape:
+        raise ValueError("output array has wrong dimensions")
+    out[...] = result
+    return out
 
 
 def vdot(a: ArrayLike, b: ArrayLike, /) -> ndarray:
@@ -49,8 +78,27 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> ndarray:
 
 
 def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
-    """Outer product of two arrays, flattened first (numpy.outer)."""
-    return _finish(_core._outer(a, b), out)
+    """Outer product of two arrays, flattened first (numpy.outer).
+
+    Parameters
+    ----------
+    a, b : array_like
+        The vectors (flattened when not 1-d).
+    out : ndarray, optional
+        Where to put the result: NumPy computes ``multiply(a.ravel()[:, None],
+        b.ravel()[None, :], out)``, so ``out`` follows the ufunc rules (a shape the result
+        broadcasts to, casting 'same_kind').
+
+    Returns
+    -------
+    ndarray
+        ``out[i, j] = a[i] * b[j]``.
+    """
+    if out is None:
+        return _core._outer(a, b)
+    a = a if isinstance(a, ndarray) else _core.asarray(a)
+    b = b if isinstance(b, ndarray) else _core.asarray(b)
+    return _ufuncs.multiply(a.reshape(-1)[:, None], b.reshape(-1)[None, :], out=out)
 
 
 def kron(a: ArrayLike, b: ArrayLike) -> ndarray:
@@ -247,6 +295,16 @@ def einsum(*operands, out: ndarray | None = None, optimize=False, dtype: DTypeLi
     ops = [o if isinstance(o, ndarray) else _core.asarray(o) for o in ops]
     if out is not None and not isinstance(out, ndarray):
         raise TypeError("return arrays must be of ArrayType")
+    if len(ops) == 1 and out is None:
+        # NumPy returns a view here before its iterator looks at dtype= and casting= (so
+        # the view keeps the operand's dtype even with dtype=); the arguments themselves are
+        # still parsed first.
+        if dtype is not None:
+            _np.dtype(dtype)
+        _check_casting(casting)
+        layout = _einsum_view_layout(subscripts, ops[0].shape, ops[0].strides)
+        if layout is not None:
+            return _core._strided_view(ops[0], layout[0], layout[1], 0)
     op_dtype = _einsum_dtype(ops, out, dtype, casting)
     result = _core._einsum(subscripts, ops, op_dtype, bool(greedy))
     if out is None:
@@ -259,13 +317,109 @@ def einsum(*operands, out: ndarray | None = None, optimize=False, dtype: DTypeLi
     return out
 
 
+def _check_casting(casting):
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         "'unsafe'")
+
+
+def _einsum_term(term):
+    """(labels before '...', labels after it, has '...') of one term, or None where C
+    einsum refuses it (a character other than a letter, a space or one '...')."""
+    before, after, ellipsis = [], [], False
+    i = 0
+    while i < len(term):
+        c = term[i]
+        if c == " ":
+            i += 1
+            continue
+        if c == ".":
+            if ellipsis or term[i:i + 3] != "...":
+                return None
+            ellipsis = True
+            i += 3
+            continue
+        if not ("A" <= c <= "Z" or "a" <= c <= "z"):
+            return None
+        (after if ellipsis else before).append(c)
+        i += 1
+    return before, after, ellipsis
+
+
+def _einsum_view_layout(subscripts, shape, strides):
+    """The (shape, strides) of the view NumPy's einsum returns for one operand of ``shape``
+    and ``strides``, at the operand's own address, or None where NumPy computes a result.
+
+    NumPy (C einsum's get_single_op_view) returns a view when no label is summed: the
+    output relabels and reorders the operand's axes, a repeated label taking the diagonal
+    (its strides added). A 0-d result is a scalar there (a copy), so None. Subscripts that
+    C einsum refuses give None too: the general path raises NumPy's error for them."""
+    if not isinstance(subscripts, str):
+        return None
+    dash = subscripts.find("-")
+    explicit = dash >= 0
+    if explicit:
+        if subscripts[dash + 1:dash + 2] != ">":
+            return None
+        inputs, output = subscripts[:dash], subscripts[dash + 2:]
+    else:
+        inputs, output = subscripts, ""
+    if "," in inputs:
+        return None
+    term = _einsum_term(inputs)
+    if term is None:
+        return None
+    before, after, ellipsis = term
+    ndim = len(shape)
+    nletters = len(before) + len(after)
+    if nletters > ndim or (not ellipsis and nletters < ndim):
+        return None
+    nbroadcast = ndim - nletters
+    # The broadcast dimensions get labels that sort before every letter: (0, k).
+    labels = [(1, c) for c in before] + [(0, k) for k in range(nbroadcast)] + \
+        [(1, c) for c in after]
+    if explicit:
+        term = _einsum_term(output)
+        if term is None:
+            return None
+        obefore, oafter, oellipsis = term
+        if nbroadcast and not oellipsis:
+            return None
+        out_labels = [(1, c) for c in obefore]
+        if oellipsis:
+            out_labels += [(0, k) for k in range(nbroadcast)]
+        out_labels += [(1, c) for c in oafter]
+        if len(set(out_labels)) != len(out_labels) or any(l not in labels for l in out_labels):
+            return None
+    else:
+        counts = {}
+        for lab in labels:
+            counts[lab] = counts.get(lab, 0) + 1
+        out_labels = [(0, k) for k in range(nbroadcast)] + sorted(
+            lab for lab, c in counts.items() if lab[0] == 1 and c == 1)
+    if not out_labels or any(lab not in out_labels for lab in labels):
+        return None  # the result is 0-d, or a label is summed
+    size, stride = {}, {}
+    for lab, n, st in zip(labels, shape, strides):
+        if lab not in size:
+            size[lab], stride[lab] = n, st
+            continue
+        if size[lab] != n:
+            if size[lab] == 0:
+                # NumPy takes a size of 0 for "not seen yet" and would make a view of size
+                # n over no elements; the general path refuses the mismatch instead.
+                return None
+            raise ValueError(f"dimensions in single operand for collapsing index "
+                             f"'{lab[1]}' don't match ({size[lab]} != {n})")
+        stride[lab] += st
+    return (tuple(size[l] for l in out_labels), tuple(stride[l] for l in out_labels))
+
+
 def _einsum_dtype(ops, out, dtype, casting):
     """The dtype einsum computes in, with NumPy's casting checks (its nditer's messages):
     ``dtype`` if given, else the result type of the operands and ``out``; each input must
     cast to it, and ``out`` (read-write) both ways, under ``casting``."""
-    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         "'unsafe'")
+    _check_casting(casting)
     dtypes = [o.dtype for o in ops]
     if not dtypes:
         return None if dtype is None else _np.dtype(dtype)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _core, _indexing, _reductions, _shape_ops, _ufuncs
 from gpuarr._core import ndarray as _ndarray
 
 if TYPE_CHECKING:
@@ -202,17 +202,92 @@ def _method_searchsorted(self, v, side="left", sorter=None):
 # --- unique -----------------------------------------------------------------------------
 
 
+def _unique_axis(ar, axis, return_index, return_inverse, return_counts):
+    """numpy.unique along ``axis`` of an array of 2 or more dimensions: the slices along
+    the axis compared as NumPy compares its structured rows, field by field in order with
+    the element dtype's order (NaNs last, -0.0 == 0.0, complex by NumPy's sort order); a
+    slice holding a NaN equals no other (``equal_nan`` does not apply, as in NumPy). The
+    indices are int64 and the inverse 1-d, as NumPy's."""
+    ax = _np.lib.array_utils.normalize_axis_index(axis, ar.ndim)
+    moved = _shape_ops.moveaxis(ar, ax, 0)
+    n, rest = moved.shape[0], moved.shape[1:]
+    m = 1
+    for d in rest:
+        m *= d
+    i64 = _np.dtype(_np.int64)
+    if n == 0 or m == 0:
+        # No slices, or slices without elements (all equal: one of them, counted n times).
+        k = min(n, 1)
+        values = moved[:k]
+        index = _core.zeros((k,), dtype=i64)
+        inverse = _core.zeros((n,), dtype=i64)
+        counts = _core.full((k,), n, dtype=i64)
+    else:
+        rows = moved.reshape(n, m)
+        # The first element of a slice is its primary key (lexsort's last key), and the
+        # sort is stable, so the first of equal slices keeps its place (return_index).
+        order = _core._lexsort([rows[:, j] for j in range(m - 1, -1, -1)], 0)
+        srt = rows[order]
+        head = _core.full((1,), True, dtype=_np.bool_)
+        if n > 1:
+            differs = _reductions.any(_ufuncs.not_equal(srt[1:], srt[:-1]), axis=1)
+            mask = _shape_ops.concatenate([head, differs])
+        else:
+            mask = head
+        first = _indexing.flatnonzero(mask)
+        values = srt[first].reshape((first.shape[0],) + rest)
+        index = order[first]
+        inverse = _core.empty((n,), dtype=i64)
+        inverse[order] = _ufuncs.subtract(_reductions.cumsum(mask), 1)
+        counts = _ufuncs.subtract(
+            _shape_ops.concatenate([first[1:], _core.full((1,), n, dtype=i64)]), first)
+    values = _shape_ops.moveaxis(values, 0, ax)
+    if not (return_index or return_inverse or return_counts):
+        return values
+    out = [values]
+    if return_index:
+        out.append(index)
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(counts)
+    return tuple(out)
+
+
 def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: AxisLike = None, *, equal_nan: bool = True,
            sorted=True):
     """The sorted unique elements, with optional indices, inverse and counts (numpy.unique).
-    
-    Only ``axis=None`` (or axis 0 of a 1-d array) is supported."""
+
+    Parameters
+    ----------
+    ar : array_like
+        Input array; flattened unless ``axis`` is given.
+    return_index : bool, optional
+        Also return the index of the first occurrence of each unique value.
+    return_inverse : bool, optional
+        Also return the indices that rebuild ``ar`` from the unique values (``ar``'s shape
+        with ``axis=None``, 1-d along an axis, as NumPy 2).
+    return_counts : bool, optional
+        Also return how many times each unique value occurs.
+    axis : int, optional
+        The axis whose slices are compared (any axis, negative counting from the end);
+        slices holding a NaN are all distinct, as in NumPy.
+    equal_nan : bool, optional
+        With ``axis=None``: count all NaNs as one value.
+    sorted : bool, optional
+        Accepted; the result is always sorted (allowed by NumPy's contract).
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        The unique values, then the requested index arrays (int64).
+    """
     ar = _as(ar)
+    if axis is not None and ar.ndim != 1:
+        return _unique_axis(ar, axis, return_index, return_inverse, return_counts)
     if axis is not None:
-        ax = _np.lib.array_utils.normalize_axis_index(axis, ar.ndim)
-        if ar.ndim != 1 or ax != 0:
-            raise NotImplementedError("gpuarr.unique supports axis=None (or axis=0 of 1-d arrays)")
+        _np.lib.array_utils.normalize_axis_index(axis, ar.ndim)
     values, index, inverse, counts = _core._unique(
         ar, bool(return_index), bool(return_inverse), bool(return_counts), bool(equal_nan))
     if not (return_index or return_inverse or return_counts):
@@ -335,8 +410,29 @@ def _unsigned_subtract(a, b):
 
 def histogram(a: ArrayLike, bins=10, range=None, density=None, weights: ArrayLike | None = None):
     """Histogram of a dataset with NumPy's bin edges (numpy.histogram).
-    
-    String bin estimators and complex values or weights are not supported."""
+
+    Parameters
+    ----------
+    a : array_like
+        Input data (real; complex values are not supported), flattened.
+    bins : int or sequence of scalars, optional
+        The number of equal-width bins in ``range``, or the bin edges (string estimators
+        are not supported).
+    range : (float, float), optional
+        The lower and upper edge of equal bins (default: the data's minimum and maximum).
+    density : bool, optional
+        Return the probability density (counts / total / bin width) instead of counts.
+    weights : array_like, optional
+        A weight for each value of ``a`` (same shape): each bin holds the sum of its
+        weights, in the weights' dtype; complex weights give complex sums, as NumPy's.
+
+    Returns
+    -------
+    hist : ndarray
+        The counts (int64), sums of weights, or densities.
+    bin_edges : ndarray
+        The ``len(hist) + 1`` bin edges (float64, or as NumPy makes them).
+    """
     a = _as(a)
     if a.dtype.kind == "c":
         raise NotImplementedError("gpuarr.histogram of complex values is not supported")
@@ -344,16 +440,29 @@ def histogram(a: ArrayLike, bins=10, range=None, density=None, weights: ArrayLik
         weights = _as(weights)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
-        if weights.dtype.kind == "c":
-            raise NotImplementedError("gpuarr.histogram: complex weights are not supported")
     edges, uniform = _bin_edges(a, bins, range)
     edges_dev = _core.asarray(edges.astype(_np.float64))
-    widths = _core.asarray(_np.array(_np.diff(edges), float)) if density else None
     first, last, norm = uniform if uniform is not None else (0.0, 0.0, 0.0)
-    hist = _core._histogram(a, weights, edges_dev, uniform is not None, first, last, norm,
-                            bool(density), widths)
-    if weights is not None and not density and hist.dtype != weights.dtype:
-        hist = hist.astype(weights.dtype)
+
+    def counts(w, dens):
+        widths = _core.asarray(_np.array(_np.diff(edges), float)) if dens else None
+        hist = _core._histogram(a, w, edges_dev, uniform is not None, first, last, norm,
+                                bool(dens), widths)
+        if w is not None and not dens and hist.dtype != w.dtype:
+            hist = hist.astype(w.dtype)
+        return hist
+
+    if weights is None or weights.dtype.kind != "c":
+        return counts(weights, density), _core.asarray(edges)
+    # Complex weights: NumPy sums the real and imaginary parts apart (equal bins), or takes
+    # differences of the complex cumulative sum (given edges: the same sums, rounded
+    # otherwise), in the weights' dtype; a density is then n / widths / n.sum().
+    hist = _core.empty((len(edges) - 1,), dtype=weights.dtype)
+    hist.real[...] = counts(weights.real, False)
+    hist.imag[...] = counts(weights.imag, False)
+    if density:
+        widths = _core.asarray(_np.array(_np.diff(edges), float))
+        hist = _ufuncs.true_divide(_ufuncs.true_divide(hist, widths), _reductions.sum(hist))
     return hist, _core.asarray(edges)
 
 
@@ -380,9 +489,75 @@ def _finish(res, out):
     return res
 
 
+def _complex_median_rows(a, axes_arg, nan_ignoring, all_reduced):
+    """The median of each reduced slice of a complex array, as NumPy computes it: the
+    slices sorted (lexicographically, elements with a NaN part last), then the mean of the
+    middle one or two, ``x / 1`` or ``(x + y) / 2`` in the complex dtype (NumPy's np.mean).
+
+    Without ``nan_ignoring`` a slice whose last sorted element has a NaN part gives that
+    element (NumPy's _median_nancheck). With it, the elements with a NaN part are left out
+    and NumPy's nanmedian has two routes: one slice (``all_reduced``) or slices of 600 or
+    more go through np.median of the rest (as above; an all-NaN slice gives its last
+    element); shorter slices along an axis through a masked median, whose middle of an odd
+    count is ``(x + x) / 2`` and whose all-NaN slice gives ``nan+0j``. Returns one value per
+    slice (1-d)."""
+    rows = _core._sorted_rows(a, axes_arg)
+    n = rows.shape[-1]
+    if not nan_ignoring:
+        p, q = ((n - 1) // 2,) * 2 if n % 2 else (n // 2 - 1, n // 2)
+        lo, hi = rows[:, p], rows[:, q]
+        res = _ufuncs.true_divide(lo, 1) if p == q else _ufuncs.true_divide(
+            _ufuncs.add(lo, hi), 2)
+        last = rows[:, n - 1]
+        return _indexing.where(_ufuncs.isnan(last), last, res)
+    counts = _reductions.sum(_ufuncs.logical_not(_ufuncs.isnan(rows)), axis=-1)
+    lo_idx = _ufuncs.floor_divide(_ufuncs.subtract(counts, 1), 2)
+    lo_idx = _indexing.where(_ufuncs.less(lo_idx, 0), 0, lo_idx)
+    hi_idx = _ufuncs.floor_divide(counts, 2)
+    hi_idx = _indexing.where(_ufuncs.greater_equal(hi_idx, n), n - 1, hi_idx)
+    lo = _indexing.take_along_axis(rows, lo_idx[:, None], axis=-1)[:, 0]
+    hi = _indexing.take_along_axis(rows, hi_idx[:, None], axis=-1)[:, 0]
+    odd = _ufuncs.equal(lo_idx, hi_idx)
+    mean2 = _ufuncs.true_divide(_ufuncs.add(lo, hi), 2)
+    masked_route = not all_reduced and n < 600
+    res = _indexing.where(odd, mean2 if masked_route else _ufuncs.true_divide(lo, 1), mean2)
+    empty = _ufuncs.equal(counts, 0)
+    if bool(_reductions.any(empty)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        if masked_route:
+            res = _indexing.where(empty, complex(_np.nan, 0), res)
+        else:
+            # The slice's last element in its own order (all of them have a NaN part).
+            axes = _reduced_axes(a, axes_arg)[1]
+            unsorted = _shape_ops.moveaxis(a, axes, tuple(range(-len(axes), 0)))
+            last = unsorted.reshape(rows.shape)[:, n - 1]
+            res = _indexing.where(empty, last, res)
+    return res.astype(a.dtype, copy=False)
+
+
 def median(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, overwrite_input=False,
            keepdims: bool = False) -> ndarray:
-    """Median along the given axes (numpy.median); complex input is not supported."""
+    """Median along the given axes (numpy.median).
+
+    Parameters
+    ----------
+    a : array_like
+        Input data; complex values are ordered as NumPy sorts them (real part, then
+        imaginary part, elements with a NaN part last).
+    axis : int or tuple of ints, optional
+        The axes to reduce (default: all).
+    out : ndarray, optional
+        Where to put the result.
+    overwrite_input : bool, optional
+        Accepted and ignored (the input is never modified).
+    keepdims : bool, optional
+        Keep the reduced axes as size-1 dimensions.
+
+    Returns
+    -------
+    ndarray
+        The median; NaN where a reduced slice holds a NaN, as NumPy.
+    """
     a = _as(a)
     axes_arg, axes = _reduced_axes(a, axis)
     n = 1
@@ -393,7 +568,8 @@ def median(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, over
         return _finish(_core.asarray(_np.asarray(_np.median(
             _np.zeros(a.shape, a.dtype), axis=axis, keepdims=keepdims))), out)
     if a.dtype.kind == "c":
-        raise NotImplementedError("gpuarr.median of complex values is not supported")
+        res = _complex_median_rows(a, axes_arg, False, True)
+        return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
     out_dtype = _np.median(_np.zeros(2, a.dtype)).dtype
     rows = _core._sorted_rows(a, axes_arg)
     if n % 2:
@@ -589,15 +765,38 @@ def _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
 
 def nanmedian(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
               overwrite_input=False, keepdims: bool = False) -> ndarray:
-    """Median ignoring NaNs (numpy.nanmedian)."""
+    """Median ignoring NaNs (numpy.nanmedian).
+
+    Parameters
+    ----------
+    a : array_like
+        Input data; complex elements with a NaN part are left out, the rest ordered as
+        NumPy sorts them (real part, then imaginary part).
+    axis : int or tuple of ints, optional
+        The axes to reduce (default: all).
+    out : ndarray, optional
+        Where to put the result.
+    overwrite_input : bool, optional
+        Accepted and ignored (the input is never modified).
+    keepdims : bool, optional
+        Keep the reduced axes as size-1 dimensions.
+
+    Returns
+    -------
+    ndarray
+        The median of the non-NaN values; NaN with a RuntimeWarning for an all-NaN slice.
+    """
     a = _as(a)
-    if a.dtype.kind != "f":  # no NaN possible (complex: as median, unsupported)
+    if a.dtype.kind not in "fc":  # no NaN possible
         return median(a, axis=axis, out=out, keepdims=keepdims)
     axes_arg, axes = _reduced_axes(a, axis)
     if a.size == 0:
         # NumPy: np.nanmean of the empty array, with its warning.
         return _finish(_core.asarray(_np.asarray(_np.nanmedian(
             _np.zeros(a.shape, a.dtype), axis=axis, keepdims=keepdims))), out)
+    if a.dtype.kind == "c":
+        res = _complex_median_rows(a, axes_arg, True, len(axes) == a.ndim)
+        return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
     out_dtype = _np.median(_np.zeros(2, a.dtype)).dtype
 
     def params(m):
