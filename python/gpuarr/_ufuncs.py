@@ -204,9 +204,14 @@ def _ufunc_outer(self, A, B, **kwargs):
 
 
 def divmod(x1: ArrayLike, x2: ArrayLike, /, out=(None, None)):  # noqa: A001
-    """``(floor_divide(x1, x2), remainder(x1, x2))`` as NumPy's ``divmod``."""
+    """``(floor_divide(x1, x2), remainder(x1, x2))`` as NumPy's ``divmod``.
+
+    The quotient is NumPy's also where floor_divide follows the Array API standard instead
+    (an infinite operand: ``divmod(inf, 2)`` is ``(nan, nan)``, ``inf // 2`` is ``inf``).
+    """
     q_out, r_out = (out if isinstance(out, tuple) else (out, None))
-    return (_UFUNCS["floor_divide"](x1, x2, out=q_out), _UFUNCS["remainder"](x1, x2, out=r_out))
+    return (_core._ufunc_kernels["_divmod_quotient"](x1, x2, out=q_out),
+            _UFUNCS["remainder"](x1, x2, out=r_out))
 
 
 def _divmod_method(self, other):

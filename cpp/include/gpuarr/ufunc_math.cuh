@@ -246,11 +246,15 @@ template <class T> GPUARR_UFN_FN T float_divmod(T a, T b, T& mod) {
   return floordiv;
 }
 
+// floor_divide (and //) follows the Array API standard's special cases, which are those of
+// floor(a / b): an infinite operand beside a finite or zero one gives a / b itself (+-inf
+// // finite is +-inf, finite // +-inf a signed zero), where npy_divmod gives NaN and, for
+// operands of opposite signs, -1. divmod's quotient keeps NumPy's (DivmodQuotient).
 struct FloorDivide {
   GPUARR_UFN_NAME(FloorDivide)
   template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
     if constexpr (is_real_v<T>) {
-      if (!b) return a / b;
+      if (!b || isinf(a) || isinf(b)) return a / b;
       T mod;
       return float_divmod(a, b, mod);
     } else {
@@ -263,6 +267,21 @@ struct FloorDivide {
       } else {
         return a / b;
       }
+    }
+  }
+};
+// NumPy's floor quotient (npy_divmod's), for divmod, which keeps NumPy's results: there the
+// quotient comes from the remainder's computation, so inf // 2 is NaN and 1 // -inf is -1
+// (with remainder -inf).
+struct DivmodQuotient {
+  GPUARR_UFN_NAME(DivmodQuotient)
+  template <class T> GPUARR_UFN_FN T operator()(T a, T b) const {
+    if constexpr (is_real_v<T>) {
+      if (!b) return a / b;
+      T mod;
+      return float_divmod(a, b, mod);
+    } else {
+      return FloorDivide{}(a, b);
     }
   }
 };
@@ -440,6 +459,33 @@ struct Conjugate {
 };
 
 // ---- exponentials, logarithms, trigonometry (real via CUDA math, complex via libcu++) --
+// exp(z) - 1 as expm1(x) cos(y) - 2 sin(y/2)**2 + i exp(x) sin(y), which keeps the relative
+// accuracy that exp(z) - 1 loses near 0, with the Array API standard's special cases: those
+// of exp(z) - 1, except that a zero gives +0 + 0j (expm1(-0) cos(0) - 0 would be -0) and the
+// real axis keeps its zero imaginary part (exp(+inf) * sin(0) would be NaN).
+template <class C> GPUARR_UFN_FN C complex_expm1(C z) {
+  using F = typename C::value_type;
+  const F x = z.real(), y = z.imag();
+  if (y == 0) return C(x == 0 ? F(0) : r_expm1(x), y);
+  if (isnan(x)) return C(x, x);
+  if (isinf(x)) {
+    if (x < 0) return C(F(-1), isfinite(y) ? r_copysign(F(0), r_sin(y)) : r_copysign(F(0), y));
+    if (!isfinite(y)) return C(x, y - y);       // +inf + (inf or NaN) j: +inf + NaN j
+    return C(x * r_cos(y), x * r_sin(y));       // +inf cis(y)
+  }
+  if (!isfinite(y)) return C(y - y, y - y);     // finite + (inf or NaN) j: NaN + NaN j
+  const F s = r_sin(y / 2);
+  F re = r_expm1(x) * r_cos(y) - F(2) * s * s;
+  F im = r_exp(x) * r_sin(y);
+  if (isinf(im) || isinf(re)) {
+    // exp(x) overflows where exp(x) sin(y) or exp(x) cos(y) may not (tiny sin(y), cos(y)).
+    const F h = r_exp(x / 2);
+    re = h * r_cos(y) * h - F(1);
+    im = h * r_sin(y) * h;
+  }
+  return C(re, im);
+}
+
 #define GPUARR_FLOAT_FN(STRUCT, REAL, COMPLEX_EXPR)                              \
   struct STRUCT {                                                               \
     GPUARR_UFN_NAME(STRUCT)                                \
@@ -457,10 +503,7 @@ GPUARR_FLOAT_FN(Sqrt, r_sqrt, cx::sqrt(x))
 GPUARR_FLOAT_FN(Cbrt, r_cbrt, x)
 GPUARR_FLOAT_FN(Exp, r_exp, cx::exp(x))
 GPUARR_FLOAT_FN(Exp2, r_exp2, cx::exp(x * F(0.693147180559945309417232121458176568)))
-GPUARR_FLOAT_FN(Expm1, r_expm1,
-                T(r_expm1(x.real()) * r_cos(x.imag()) -
-                      F(2) * r_sin(x.imag() / 2) * r_sin(x.imag() / 2),
-                  r_exp(x.real()) * r_sin(x.imag())))
+GPUARR_FLOAT_FN(Expm1, r_expm1, complex_expm1(x))
 GPUARR_FLOAT_FN(Log, r_log, cx::log(x))
 GPUARR_FLOAT_FN(Log2, r_log2, cx::log(x) / F(0.693147180559945309417232121458176568))
 GPUARR_FLOAT_FN(Log10, r_log10, cx::log10(x))
