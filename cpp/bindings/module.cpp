@@ -41,6 +41,8 @@ PYBIND11_MODULE(_core, m) {
       new py::exception<gpuarr::CudaError>(m, "CUDARuntimeError", PyExc_RuntimeError);
   static auto* no_device =
       new py::exception<gpuarr::NoDeviceError>(m, "NoDeviceError", cuda_error->ptr());
+  static auto* library_load =
+      new py::exception<gpuarr::LibraryLoadError>(m, "LibraryLoadError", cuda_error->ptr());
   static auto* oom =
       new py::exception<gpuarr::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   // gpuarr.linalg.LinAlgError subclasses numpy.linalg.LinAlgError so that
@@ -55,6 +57,8 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const gpuarr::NoDeviceError& e) {
       PyErr_SetString(no_device->ptr(), e.what());
+    } catch (const gpuarr::LibraryLoadError& e) {
+      PyErr_SetString(library_load->ptr(), e.what());
     } catch (const gpuarr::CudaError& e) {
       PyErr_SetString(cuda_error->ptr(), e.what());
     } catch (const gpuarr::OutOfMemoryError& e) {

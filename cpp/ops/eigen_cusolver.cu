@@ -5,9 +5,8 @@
 // maps directly to the fill mode and the eigenvectors come back column-major (one more
 // transposing copy gives NumPy's C-order (..., n, n) with vectors as columns).
 // cusolverDnXsyevBatched (cuSOLVER >= 11.7.1) and cusolverDnXgeev (>= 11.7.0) are looked up
-// at run time in the loaded libcusolver, so that an older cuSOLVER still imports gpuarr.
+// in the loaded libcusolver (runtime/cuda_libraries) and used only where it has them.
 #include <cusolverDn.h>
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +26,7 @@
 #include "ops/linalg_common.cuh"
 #include "ops/strided.cuh"
 #include "runtime/cuda_check.hpp"
+#include "runtime/cuda_libraries.hpp"
 #include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
 #include "runtime/memory.hpp"
@@ -70,28 +70,19 @@ struct RuntimeRoutines {
   XgeevFn xgeev = nullptr;
 };
 
-void* find_symbol(void* lib, const char* name) {
-  void* f = lib ? dlsym(lib, name) : nullptr;
-  if (!f) f = dlsym(RTLD_DEFAULT, name);
-  return f;
+void* find_symbol(const char* name) {
+  return cuda_library_find_function(CudaLibrary::cusolver, name);
 }
 
 const RuntimeRoutines& routines() {
   static const RuntimeRoutines r = [] {
     RuntimeRoutines out;
-    // The libcusolver this module is linked with: the one holding cusolverDnCreate.
-    void* lib = nullptr;
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&cusolverDnCreate), &info) && info.dli_fname) {
-      lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    }
     out.xsyev_batched_buffer = reinterpret_cast<XsyevBatchedBufferSizeFn>(
-        find_symbol(lib, "cusolverDnXsyevBatched_bufferSize"));
-    out.xsyev_batched =
-        reinterpret_cast<XsyevBatchedFn>(find_symbol(lib, "cusolverDnXsyevBatched"));
+        find_symbol("cusolverDnXsyevBatched_bufferSize"));
+    out.xsyev_batched = reinterpret_cast<XsyevBatchedFn>(find_symbol("cusolverDnXsyevBatched"));
     out.xgeev_buffer =
-        reinterpret_cast<XgeevBufferSizeFn>(find_symbol(lib, "cusolverDnXgeev_bufferSize"));
-    out.xgeev = reinterpret_cast<XgeevFn>(find_symbol(lib, "cusolverDnXgeev"));
+        reinterpret_cast<XgeevBufferSizeFn>(find_symbol("cusolverDnXgeev_bufferSize"));
+    out.xgeev = reinterpret_cast<XgeevFn>(find_symbol("cusolverDnXgeev"));
     // Symbols may exist but be unusable when the library is older than the routine.
     if (cusolver_version() < 110701) out.xsyev_batched = nullptr;
     if (cusolver_version() < 110700) out.xgeev = nullptr;

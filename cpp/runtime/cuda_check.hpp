@@ -26,6 +26,13 @@ class NoDeviceError : public CudaError {
   using CudaError::CudaError;
 };
 
+// A CUDA library gpuarr loads on first use (cuBLAS, cuSOLVER, cuFFT, NVRTC) that could not
+// be loaded or lacks a function (Python: gpuarr.cuda.LibraryLoadError, a CUDARuntimeError).
+class LibraryLoadError : public CudaError {
+ public:
+  using CudaError::CudaError;
+};
+
 // Device memory exhausted (Python: gpuarr.cuda.OutOfMemoryError, a MemoryError).
 class OutOfMemoryError : public std::runtime_error {
  public:

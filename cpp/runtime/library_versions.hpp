@@ -1,5 +1,6 @@
 // Versions of the CUDA libraries gpuarr runs with, read without a device (for
-// gpuarr.show_config and bug reports). 0 where a version cannot be read.
+// gpuarr.show_config and bug reports); reading one loads its library. 0 where a version
+// cannot be read (or the library cannot be loaded).
 #pragma once
 
 namespace gpuarr {

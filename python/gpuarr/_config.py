@@ -71,16 +71,24 @@ def _version_text(v, layout):
 
 def _libraries():
     try:
-        v = _core._library_versions()
+        v = _core._library_versions()  # loads cuBLAS, cuSOLVER, cuFFT and NVRTC
+        files = _core._cuda_library_paths()
     except Exception as e:  # noqa: BLE001  (a report must not fail)
         return {"error": str(e)}
+
+    def version(name, layout):
+        if files[name] is None:
+            return "not found"
+        return _version_text(v[name], layout)
+
     return {
         "cuda_runtime": _version_text(v["runtime"], "mm"),
         "cuda_driver": _version_text(v["driver"], "mm"),
-        "cublas": _version_text(v["cublas"], "mmp"),
-        "cusolver": _version_text(v["cusolver"], "mmp"),
-        "cufft": _version_text(v["cufft"], "cufft"),
-        "nvrtc": _version_text(v["nvrtc"], "mm"),
+        "cublas": version("cublas", "mmp"),
+        "cusolver": version("cusolver", "mmp"),
+        "cufft": version("cufft", "cufft"),
+        "nvrtc": version("nvrtc", "mm"),
+        "files": dict(files),
     }
 
 
@@ -113,7 +121,8 @@ def _devices():
 def get_config():
     """Everything ``show_config()`` prints, as a dict: ``settings`` (name -> value, default,
     source, type, meaning), ``gpuarr`` (version, git commit), ``build``, ``python``,
-    ``numpy``, ``libraries`` (CUDA runtime, driver, cuBLAS, cuSOLVER, cuFFT, NVRTC) and
+    ``numpy``, ``libraries`` (CUDA runtime, driver, cuBLAS, cuSOLVER, cuFFT, NVRTC versions,
+    and under ``files`` the file each library was loaded from) and
     ``devices`` (empty with ``no_device_reason`` when there is no CUDA device)."""
     try:
         build = dict(_core._build_info())
@@ -163,6 +172,9 @@ def show_config(file=None):
              f"{lib['cuda_driver'] or 'none'}")
         line(f"Libraries: cuBLAS {lib['cublas'] or '?'}, cuSOLVER {lib['cusolver'] or '?'}, "
              f"cuFFT {lib['cufft'] or '?'}, NVRTC {lib['nvrtc'] or '?'}")
+        missing = "not found: gpuarr.cuda.library_paths(load=True) says where gpuarr looked"
+        for name, path in lib["files"].items():
+            line(f"  {name + ':':<9} {path or missing}")
     if c["devices"]:
         line("Devices:")
         for d in c["devices"]:

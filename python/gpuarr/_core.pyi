@@ -6,10 +6,12 @@ import numpy
 import numpy.linalg
 import typing
 import typing_extensions
-__all__: list[str] = ['CUDARuntimeError', 'CompileError', 'Event', 'Flags', 'LinAlgError', 'MemoryPointer', 'MemoryPool', 'NoDeviceError', 'OutOfMemoryError', 'PinnedMemory', 'Stream', 'array', 'asarray', 'ascontiguousarray', 'asnumpy', 'compute_capability', 'copy', 'device_count', 'device_properties', 'device_synchronize', 'driver_version', 'empty', 'empty_like', 'eye', 'full', 'full_like', 'get_current_stream', 'get_default_memory_pool', 'get_device', 'get_elapsed_time', 'is_pinned', 'matmul', 'mem_get_info', 'ndarray', 'no_device_reason', 'ones', 'ones_like', 'runtime_version', 'set_device', 'transfer_settings', 'ufunc', 'zeros', 'zeros_like']
+__all__: list[str] = ['CUDARuntimeError', 'CompileError', 'Event', 'Flags', 'LibraryLoadError', 'LinAlgError', 'MemoryPointer', 'MemoryPool', 'NoDeviceError', 'OutOfMemoryError', 'PinnedMemory', 'Stream', 'array', 'asarray', 'ascontiguousarray', 'asnumpy', 'compute_capability', 'copy', 'device_count', 'device_properties', 'device_synchronize', 'driver_version', 'empty', 'empty_like', 'eye', 'full', 'full_like', 'get_current_stream', 'get_default_memory_pool', 'get_device', 'get_elapsed_time', 'is_pinned', 'matmul', 'mem_get_info', 'ndarray', 'no_device_reason', 'ones', 'ones_like', 'runtime_version', 'set_device', 'transfer_settings', 'ufunc', 'zeros', 'zeros_like']
 class CUDARuntimeError(RuntimeError):
     pass
 class NoDeviceError(CUDARuntimeError):
+    pass
+class LibraryLoadError(CUDARuntimeError):
     pass
 class OutOfMemoryError(MemoryError):
     pass
@@ -630,6 +632,10 @@ def _correlate_direct(arg0: typing.Any, arg1: typing.Any, arg2: typing.Any, arg3
     ...
 def _cross(arg0: typing.Any, arg1: typing.Any, arg2: typing.SupportsInt | typing.SupportsIndex, arg3: typing.SupportsInt | typing.SupportsIndex, arg4: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     ...
+def _cuda_library_paths() -> dict:
+    """
+    The file each CUDA library ('cublas', 'cusolver', 'cufft', 'nvrtc') was loaded from, by name; None for one not loaded yet.
+    """
 def _device_index(device: typing.Any) -> int:
     """
     The device id device= names (-1 for None); ValueError for anything else.
@@ -730,6 +736,10 @@ def _linalg_svd(arg0: typing.Any, arg1: bool, arg2: bool) -> typing.Any:
     ...
 def _linspace_fill(arg0: ndarray, arg1: typing.SupportsFloat | typing.SupportsIndex, arg2: typing.SupportsFloat | typing.SupportsIndex, arg3: typing.SupportsFloat | typing.SupportsIndex, arg4: typing.SupportsFloat | typing.SupportsIndex, arg5: typing.SupportsFloat | typing.SupportsIndex, arg6: bool, arg7: bool, arg8: bool) -> None:
     ...
+def _load_cuda_library(name: str) -> str:
+    """
+    Loads one CUDA library ('cublas', 'cusolver', 'cufft' or 'nvrtc') unless it is loaded; returns its file. LibraryLoadError when it cannot be found.
+    """
 def _minmax(a: typing.Any) -> tuple:
     ...
 def _move_axes_last(arg0: typing.Any, arg1: typing.Any) -> typing.Any:
@@ -814,6 +824,10 @@ def _scan_last(arg0: typing.Any, arg1: bool, arg2: bool) -> typing.Any:
     ...
 def _searchsorted(a: typing.Any, v: typing.Any, right: bool, sorter: typing.Any) -> typing.Any:
     ...
+def _set_cuda_library_search(python_paths: collections.abc.Iterable, system: bool = True, toolkit: bool = True) -> None:
+    """
+    For tests: where the CUDA libraries not loaded yet are searched (python_paths stands for sys.path; system: the dynamic linker's search; toolkit: the build's toolkit).
+    """
 def _set_fast_operator_slots(on: bool) -> bool:
     ...
 def _set_lazy_min_size(n: typing.SupportsInt | typing.SupportsIndex) -> int:

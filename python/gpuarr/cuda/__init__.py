@@ -8,6 +8,7 @@ from gpuarr._core import (
     get_elapsed_time,
     CUDARuntimeError,
     NoDeviceError,
+    LibraryLoadError,
     OutOfMemoryError,
     PinnedMemory,
     MemoryPool,
@@ -18,14 +19,33 @@ from gpuarr._core import CompileError  # noqa: F401  (NVRTC errors of user and f
 
 __all__ = [
     "is_available", "Device", "Stream", "Event", "get_current_stream", "get_elapsed_time",
-    "CUDARuntimeError", "NoDeviceError", "OutOfMemoryError", "PinnedMemory", "MemoryPool",
-    "alloc_pinned_memory", "get_default_memory_pool", "runtime",
+    "CUDARuntimeError", "NoDeviceError", "LibraryLoadError", "OutOfMemoryError", "PinnedMemory",
+    "MemoryPool", "alloc_pinned_memory", "get_default_memory_pool", "library_paths", "runtime",
 ]
 
 
 def is_available() -> bool:
     """True when at least one CUDA device can be used."""
     return _core.device_count() > 0
+
+
+def library_paths(load: bool = False) -> dict[str, str | None]:
+    """The file each CUDA library gpuarr uses was loaded from: ``{"cublas": ..., "cusolver":
+    ..., "cufft": ..., "nvrtc": ...}``, None for one not loaded yet.
+
+    gpuarr loads cuBLAS, cuSOLVER, cuFFT and NVRTC on first use, not at import. It looks in
+    NVIDIA's pip wheels first (``nvidia/cu13/lib`` under each ``sys.path`` entry as it was
+    at import), then where the system's dynamic linker looks (``LD_LIBRARY_PATH``,
+    ``ld.so.cache``), then in the CUDA toolkit gpuarr was built with; a copy some other
+    module already loaded is used as it is. With ``load=True`` each library is loaded now
+    (needs no GPU); one that cannot be found raises :class:`LibraryLoadError`, a
+    :class:`CUDARuntimeError` whose message says where gpuarr looked and which pip package
+    provides it. The same error comes from the first operation that needs the library.
+    """
+    if load:
+        for name in ("cublas", "cusolver", "cufft", "nvrtc"):
+            _core._load_cuda_library(name)
+    return dict(_core._cuda_library_paths())
 
 
 def alloc_pinned_memory(size: int) -> PinnedMemory:
