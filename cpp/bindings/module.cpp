@@ -73,6 +73,10 @@ PYBIND11_MODULE(_core, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const gpuarr::IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const py::cast_error& e) {
+      // An argument of the wrong Python type (a float where an integer is expected) is a
+      // TypeError in NumPy; pybind11's own translation would make it a RuntimeError.
+      PyErr_SetString(PyExc_TypeError, e.what());
     }
   });
 
