@@ -46,6 +46,8 @@ def _to_device(self, device, /, *, stream=None):
 
 def astype(x, dtype, /, *, copy=True, device=None):
     """The standard's ``astype`` function."""
+    if dtype is None:  # NumPy's default dtype, as np.dtype(None) and np.astype say
+        dtype = _np.float64
     if device is None:
         return x.astype(dtype, copy=copy)
     # One copy at most: the cast happens in the copy onto the device.

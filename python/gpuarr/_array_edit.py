@@ -280,7 +280,8 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> ndarray:
     a = _as(a)
     n = a.ndim
     axis = _normalize_axis(axis, n)
-    start = operator.index(start)
+    # start stays as given, as in NumPy's rollaxis: a float start that makes the roll a
+    # no-op returns the view, any other fails at the insert below.
     if start < 0:
         start += n
     msg = "'%s' arg requires %d <= %s < %d, but %d was passed in"
@@ -292,7 +293,7 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> ndarray:
         return a[...]
     axes = list(range(0, n))
     axes.remove(axis)
-    axes.insert(start, axis)
+    axes.insert(operator.index(start), axis)
     return a.transpose(tuple(axes))
 
 

@@ -11,6 +11,7 @@ import numpy as _np
 
 from gpuarr import _core, _creation, _indexing, _reductions, _shape_ops, _ufuncs
 from gpuarr._core import ndarray as _ndarray
+from gpuarr._indexing import _clipmode
 
 if TYPE_CHECKING:
     from gpuarr._typing import ArrayLike, ndarray
@@ -49,8 +50,7 @@ def choose(a: ArrayLike, choices, out: ndarray | None = None, mode: str = "raise
     ndarray
         The chosen values.
     """
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    mode = _clipmode(mode)
     a = _as(a)
     if not _np.can_cast(a.dtype, _np.intp, "safe"):
         raise TypeError(f"Cannot cast array data from {a.dtype!r} to "
@@ -65,6 +65,11 @@ def choose(a: ArrayLike, choices, out: ndarray | None = None, mode: str = "raise
     dtype = _np.result_type(*[_dtype_operand(c) for c in choices])
     shape = _np.broadcast_shapes(a.shape, *[c.shape for c in choices
                                              if isinstance(c, _ndarray)])
+    if out is not None:  # NumPy checks out= before the indices
+        if not isinstance(out, _ndarray):
+            raise TypeError("output must be an array")
+        if out.shape != shape:
+            raise TypeError("choose: invalid shape for output array.")
     if mode == "raise":
         if bool(_reductions.any(_ufuncs.logical_or(_ufuncs.less(a, 0),
                                                    _ufuncs.greater_equal(a, n)))):
@@ -83,10 +88,6 @@ def choose(a: ArrayLike, choices, out: ndarray | None = None, mode: str = "raise
         result = _shape_ops.broadcast_to(result, shape)
         fresh = False
     if out is not None:
-        if not isinstance(out, _ndarray):
-            raise TypeError("return arrays must be of ArrayType")
-        if out.shape != shape:
-            raise TypeError("choose: invalid shape for output array.")
         out[...] = result
         return out
     return result if fresh else _core.array(result, copy=True)

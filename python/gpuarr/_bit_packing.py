@@ -25,12 +25,31 @@ def _as(a):
     return a if isinstance(a, _ndarray) else _core.asarray(a)
 
 
-def _shifts(bitorder):
-    if bitorder in ("big", "b"):
-        return _BIG
-    if bitorder in ("little", "l"):
+def _order_string(bitorder, fn, position):
+    if not isinstance(bitorder, str):
+        raise TypeError(f"{fn}() argument {position} must be str, not "
+                        f"{type(bitorder).__name__}")
+    return bitorder
+
+
+def _pack_shifts(bitorder):
+    """packbits' rule (NumPy's io_pack): the string starts with 'little' or 'big'."""
+    bitorder = _order_string(bitorder, "pack", 3)
+    if bitorder.startswith("little"):
         return _LITTLE
+    if bitorder.startswith("big"):
+        return _BIG
     raise ValueError("'order' must be either 'little' or 'big'")
+
+
+def _unpack_shifts(bitorder):
+    """unpackbits' rule (NumPy's io_unpack): only the first character counts."""
+    bitorder = _order_string(bitorder, "unpack", 4)
+    if bitorder[:1] == "l":
+        return _LITTLE
+    if bitorder[:1] == "b":
+        return _BIG
+    raise ValueError("'order' must begin with 'l' or 'b'")
 
 
 def _axis_last(a, axis):
@@ -60,7 +79,7 @@ def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") ->
         uint8 array, ``ceil(n / 8)`` long along the packed axis.
     """
     a = _as(a)
-    shifts = _shifts(bitorder)
+    shifts = _pack_shifts(bitorder)
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     if a.ndim == 0:  # NumPy packs a 0-d array as a 1-d one
@@ -102,7 +121,7 @@ def unpackbits(a: ArrayLike, /, axis: int | None = None, count: int | None = Non
         uint8 array of 0 and 1.
     """
     a = _as(a)
-    shifts = _shifts(bitorder)
+    shifts = _unpack_shifts(bitorder)
     if a.dtype != _np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     if count is not None:

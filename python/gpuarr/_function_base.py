@@ -123,10 +123,15 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None,
         if extra is None:
             parts.append(None)
             continue
-        if not _np.can_cast(extra.dtype if isinstance(extra, _ndarray) else _np.asarray(extra),
-                            dtype_req, casting="same_kind"):
+        if not isinstance(extra, _ndarray):
+            extra = _np.asanyarray(extra)
+        if not _np.can_cast(extra.dtype, dtype_req, casting="same_kind"):
             raise TypeError(f"dtype of `{name}` must be compatible "
                             "with input `ary` under the `same_kind` rule.")
+        # Assigned into the result as NumPy does, an unsafe cast once the kinds agree
+        # (to_end=300 is 44 for int8).
+        if isinstance(extra, _np.ndarray):
+            extra = extra.astype(dtype_req)
         parts.append(_core.asarray(extra, dtype=dtype_req).reshape(-1))
     l_diff = max(ary.shape[0] - 1, 0)
     body = _core.empty((l_diff,), dtype=dtype_req)
@@ -544,6 +549,21 @@ def _choice_dtype_operand(c):
     return c.dtype if isinstance(c, _ndarray) else _np.asarray(c)
 
 
+def _select_operand(c, dtype, casting):
+    """A choice (or the default) of select in the result's dtype, cast as NumPy's select
+    does: the default fills the result (np.full: unsafe, default=300 is 44 for uint8), the
+    choices are copied in (np.copyto: same_kind). A Python scalar becomes NumPy's array of
+    it first (int64; beyond int64 an object array, which casts to nothing)."""
+    if isinstance(c, _ndarray):
+        return c.astype(dtype, copy=False)
+    host = _np.asarray(c)
+    if casting != "unsafe" and not _np.can_cast(host, dtype, casting):
+        raise TypeError(f"Cannot cast scalar from {host.dtype!r} to {_np.dtype(dtype)!r} "
+                        f"according to the rule '{casting}'")
+    with _np.errstate(all="ignore"):
+        return _core.asarray(host.astype(dtype))
+
+
 def select(condlist, choicelist, default=0) -> ndarray:
     """Elements from ``choicelist`` by the first true condition of ``condlist``
     (numpy.select).
@@ -581,7 +601,7 @@ def select(condlist, choicelist, default=0) -> ndarray:
     choice_shape = _np.broadcast_shapes(*[_np.shape(c) if not isinstance(c, _ndarray)
                                           else c.shape for c in choices])
     shape = _np.broadcast_shapes(cond_shape, choice_shape)
-    result = _shape_ops.broadcast_to(_core.asarray(choices[-1], dtype=dtype), shape)
+    result = _shape_ops.broadcast_to(_select_operand(choices[-1], dtype, "unsafe"), shape)
     for choice, cond in zip(choices[-2::-1], conds[::-1]):
-        result = _indexing.where(cond, _core.asarray(choice, dtype=dtype), result)
+        result = _indexing.where(cond, _select_operand(choice, dtype, "same_kind"), result)
     return _core.array(_shape_ops.broadcast_to(result, shape), dtype=dtype, copy=True)

@@ -427,6 +427,24 @@ def _dims(shape):
         return tuple(operator.index(d) for d in shape)
 
 
+def _unravel_size(dims):
+    """NumPy's size of the shape unravel_index reads (PyArray_OverflowMultiplyList): 0 at
+    the first zero dimension, an error when the product leaves intp or is -1 (NumPy's
+    overflow sentinel: a shape of (-1,) is refused, (2, -1) is not)."""
+    size = 1
+    for d in dims:
+        if d == 0:
+            return 0
+        size *= d
+        if not -2**63 <= size < 2**63:
+            break
+    else:
+        if size != -1:
+            return size
+    raise ValueError("dimensions are too large; arrays and shapes with a total size "
+                     "greater than 'intp' are not supported.")
+
+
 def _check_order(order):
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
@@ -543,12 +561,12 @@ def unravel_index(indices: ArrayLike, shape: ShapeLike, order="C") -> tuple:
     """
     dims = _dims(shape)
     _check_order(order)
+    size = _unravel_size(dims)
     idx = _int_index_array(indices, empty_message=(
         "indices must be integral: the provided empty sequence was inferred as float. "
         "Wrap it with 'np.array(indices, dtype=np.intp)'"))
     if not dims:
         raise ValueError("multiple indices are not supported for 0d arrays")
-    size = math.prod(dims)
     idx = idx.astype(_np.intp)
     if idx.size == 0:
         return tuple(_core.empty(idx.shape, _np.intp) for _ in dims)

@@ -32,11 +32,18 @@ def _normalize_axis(axis, ndim):
     return int(_np.lib.array_utils.normalize_axis_index(axis, ndim))
 
 
-def _copy_into(out, res):
+def _check_take_out(out, shape):
+    """take's (and compress's) out= rule, checked before the indices as NumPy does."""
+    if out is None:
+        return
     if not isinstance(out, _ndarray):
-        raise TypeError("out must be a gpuarr.ndarray")
-    if out.shape != res.shape:
+        raise TypeError("output must be an array")
+    if out.shape != tuple(shape):
         raise ValueError("output array does not match result of ndarray.take")
+
+
+def _copy_into(out, res):
+    _check_take_out(out, res.shape)
     out[...] = res
     return out
 
@@ -79,17 +86,58 @@ def _cyclic(values, n):
     return values[_np.arange(n, dtype=_np.int64) % m]
 
 
+def _clipmode(mode):
+    """NumPy's clipmode argument (PyArray_ClipmodeConverter) as take/put's string."""
+    if mode is None:
+        return "raise"
+    if isinstance(mode, str):
+        if mode not in ("raise", "wrap", "clip"):
+            raise ValueError(
+                f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+        return mode
+    if isinstance(mode, (bool, _np.bool_)) or not isinstance(mode, (int, _np.integer)):
+        raise TypeError("clipmode not understood")
+    return {0: "clip", 1: "wrap"}.get(int(mode), "raise")
+
+
+def _last_writes(ind, v, size, mode):
+    """put's values such that every write to one element carries the value NumPy's
+    sequential loop leaves there (the last one), so that the device's unordered scatter
+    gives NumPy's result with repeated indices; the indices keep their order (and mode
+    'raise' its bounds check and message)."""
+    from gpuarr import _sorting, _ufuncs  # (they import this module)
+    ind = _core.asarray(ind).astype(_np.int64)
+    if mode == "wrap":
+        target = _ufuncs.remainder(ind, size)
+    elif mode == "clip":
+        target = _ufuncs.minimum(_ufuncs.maximum(ind, 0), size - 1)
+    else:  # out-of-range indices are refused later, whatever their target here
+        target = _core._where3(_ufuncs.less(ind, 0), _ufuncs.add(ind, size), ind)
+    order = _sorting.argsort(target, kind="stable")
+    sorted_target = target[order]
+    # In sorted order, the last of each run of equal targets is the last write in ind's.
+    last = _ufuncs.subtract(_sorting.searchsorted(sorted_target, sorted_target, side="right"), 1)
+    values = _core.empty_like(v)
+    values[order] = v[order[last]]
+    return ind, values
+
+
 def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode="raise"):
     """Replace the elements at the given flat indices (numpy.put), in place."""
     if not isinstance(a, _ndarray):
         raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(a).__name__)
+    mode = _clipmode(mode)
     ind = _index_array(ind, "safe")
     ind = _ravel(ind) if isinstance(ind, _ndarray) else ind.reshape(-1)
     n = ind.shape[0]
+    if n and a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
     v = _ravel(_core.asarray(v, dtype=a.dtype))
     if n == 0 or v.shape[0] == 0:
         return None
     v = _cyclic(v, n)
+    if n > 1:
+        ind, v = _last_writes(ind, v, a.size, mode)
     if a.flags.c_contiguous:
         _core._put_flat(_ravel(a), ind, v, mode)
     else:
@@ -149,6 +197,7 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: AxisLike = None,
         axis = 0
     else:
         axis = _normalize_axis(axis, a.ndim)
+    _check_take_out(out, a.shape[:axis] + (idx.shape[0],) + a.shape[axis + 1:])
     # NumPy: a condition shorter than the axis is padded with False; longer is an error
     # only where it is True past the end (take's bounds check reports it).
     res = _core._take(a, idx, axis, "raise")
@@ -171,11 +220,24 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike):
     """Put ``vals`` (cycled) into ``arr`` where ``mask`` is true, in place (numpy.place)."""
     if not isinstance(arr, _ndarray):
         raise TypeError("argument 1 must be gpuarr.ndarray, not " + type(arr).__name__)
+    if not isinstance(mask, _ndarray):
+        mask = _np.asarray(mask)
+    if mask.size != arr.size:  # NumPy compares the sizes only: any shape of that size
+        raise ValueError("place: mask and data must be the same size")
     if isinstance(mask, _ndarray):
         idx = _ravel(mask).nonzero()[0]
     else:
         idx = _np.nonzero(_np.ravel(mask))[0]
     n = idx.shape[0]
+    # NumPy converts vals to arr's dtype without forcing the cast: an array must cast
+    # safely, a list or scalar converts element by element (OverflowError out of range).
+    if isinstance(vals, (_ndarray, _np.ndarray)):
+        if not _np.can_cast(vals.dtype, arr.dtype, "safe"):
+            what = "scalar" if vals.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {vals.dtype!r} to {arr.dtype!r} "
+                            "according to the rule 'safe'")
+    else:
+        vals = _np.asarray(vals, dtype=arr.dtype)
     vals = _ravel(_core.asarray(vals, dtype=arr.dtype))
     if n == 0:
         return None

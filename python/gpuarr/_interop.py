@@ -142,6 +142,11 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol=1.e-5, atol=1.e-8,
     sign; NaNs equal only with ``equal_nan``), NumPy's ``isclose``. Host operands are copied
     to the device; the result is a gpuarr bool array (0-d for scalar inputs)."""
     x, y, rtol, atol = (_operand(v) for v in (a, b, rtol, atol))
+    # NumPy's isfinite check of host tolerances: a Python int beyond int64 (an object
+    # array) is its TypeError.
+    for tol in (atol, rtol):
+        if not isinstance(tol, _ndarray):
+            _np.isfinite(tol)
     if not isinstance(x, _ndarray) and not isinstance(y, _ndarray):
         x = _core.asarray(x)
     # As NumPy: y becomes inexact so that |y| and the tolerance cannot overflow integers.

@@ -110,14 +110,24 @@ def ravel(a: ArrayLike, order="C") -> ndarray:
     return _flatten_copy(a, order)
 
 
+def _permuted(a, axes):
+    a = _arr(a)
+    # ndarray.transpose takes no axes (or ()) as "reverse them"; an explicit empty
+    # permutation is one of the wrong length for any array with dimensions, as NumPy says.
+    if isinstance(axes, (tuple, list)) and not axes and a.ndim:
+        raise ValueError("axes don't match array")
+    return a.transpose(axes)
+
+
 def transpose(a: ArrayLike, axes=None) -> ndarray:
     """Permute the axes (numpy.transpose); a view."""
-    return _arr(a).transpose(axes)
+    return _permuted(a, axes)
 
 
-def permute_dims(a: ArrayLike, /, axes) -> ndarray:
-    """Permute the axes (the Array API's ``permute_dims``); a view."""
-    return _arr(a).transpose(axes)
+def permute_dims(a: ArrayLike, /, axes=None) -> ndarray:
+    """Permute the axes (the Array API's ``permute_dims``; ``axes`` defaults to reversing
+    them, as NumPy's does); a view."""
+    return _permuted(a, axes)
 
 
 def swapaxes(a: ArrayLike, axis1, axis2) -> ndarray:
@@ -563,9 +573,16 @@ def trace(a: ArrayLike, offset=0, axis1=0, axis2=1, dtype: DTypeLike = None,
 
 def _triangle(m, k, lower):
     m = _arr(m)
-    k = operator.index(k)
     if m.ndim == 0:
         raise TypeError("tri() missing 1 required positional argument: 'N'")
+    if (not isinstance(k, (int, _np.integer)) or isinstance(k, bool)
+            or not -2**63 <= k < 2**63):
+        # NumPy's own mask, tri(N, M, k) (k - 1 for triu): its arange(-k, M - k) runs in an
+        # integer dtype, which gives a float k a band of its own (and refuses NaN, complex,
+        # ints beyond int64, ... with its exceptions). Host work of the matrix's size.
+        mask = _np.tri(*m.shape[-2:], k=k if lower else k - 1, dtype=bool)
+        mask, zero = _core.asarray(mask), _core.zeros((), m.dtype)
+        return _core._where3(mask, m, zero) if lower else _core._where3(mask, zero, m)
     if m.ndim == 1:
         m = _core._broadcast_to(m, (m.shape[0], m.shape[0]))
     return _core._triangle(m, k, lower)

@@ -136,6 +136,12 @@ def kaiser(M, beta) -> ndarray:
     """
     values = _np.array([0.0, M, beta])
     M, beta = values[1], values[2]
+    if values.dtype == object:
+        # A Python int beyond int64 makes NumPy's array an object one; NumPy then computes
+        # in float64 (the int converted as a float), and so does gpuarr, which has no object
+        # dtype.
+        M, beta = (v if isinstance(v, float) else _np.float64(v) for v in (M, beta))
+        values = _np.array([0.0, M, beta])
     if M == 1:
         return _core.ones(1, dtype=values.dtype)
     n = _creation.arange(0, M)
