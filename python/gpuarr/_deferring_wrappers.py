@@ -2571,15 +2571,16 @@ def _f143(_impl, _np_func):
 
 
 def _f144(_impl, _np_func):
+    _d = _impl.__defaults__
 
-    def permute_dims(a, /, axes):
+    def permute_dims(a, /, axes=_d[0]):
         if ((type(a) in _P or _seq(a))
                 and (type(axes) in _P or _seq(axes))):
             return _impl(a, axes)
         _kw = {}
         _args = []
         _args.append(a)
-        _args.append(axes)
+        if axes is not _d[0]: _kw['axes'] = axes
         return _defer(_impl, _np_func, tuple(_args), _kw)
     return permute_dims
 
@@ -4594,7 +4595,7 @@ FACTORIES = {
     'gpuarr._shape_ops.matrix_transpose': (_f141, (1, 1, 0, 0, ('x',), 0, ())),
     'gpuarr._shape_ops.meshgrid': (_f142, (0, 0, 3, 4, ('copy', 'sparse', 'indexing', 'xi'), 0, ('copy', 'indexing', 'sparse'))),
     'gpuarr._shape_ops.moveaxis': (_f143, (3, 0, 0, 0, ('a', 'source', 'destination'), 0, ())),
-    'gpuarr._shape_ops.permute_dims': (_f144, (2, 1, 0, 0, ('a', 'axes'), 0, ())),
+    'gpuarr._shape_ops.permute_dims': (_f144, (2, 1, 0, 0, ('a', 'axes'), 1, ())),
     'gpuarr._shape_ops.ravel': (_f145, (2, 0, 0, 0, ('a', 'order'), 1, ())),
     'gpuarr._shape_ops.repeat': (_f146, (3, 0, 0, 0, ('a', 'repeats', 'axis'), 1, ())),
     'gpuarr._shape_ops.reshape': (_f147, (3, 1, 2, 0, ('a', 'shape', 'order', 'newshape', 'copy'), 2, ('copy', 'newshape'))),
