@@ -123,11 +123,21 @@ def _exec_c2c(x, forward, fresh):
     return _core._fft_c2c(x, forward, fresh, 1)
 
 
-def _raw_fft(a, n, axis, is_real, is_forward, norm):
+def _raw_fft(a, n, axis, is_real, is_forward, norm, out=None):
+    """One 1-d transform, checked in NumPy's order: n, norm, axis, then out=."""
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     fct = _norm_factor(norm, n, is_forward, a.dtype)
     axis = _np_normalize_axis(axis, a.ndim)
+    if is_real and is_forward:
+        n_out, name = n // 2 + 1, "rfft_n_even" if n % 2 == 0 else "rfft_n_odd"
+    else:
+        n_out, name = n, ("irfft" if is_real else "fft" if is_forward else "ifft")
+    res_dt = _real_out_dtype(a.dtype) if is_real and not is_forward else _complex_dtype(a.dtype)
+    _check_out(out, a.shape[:axis] + (n_out,) + a.shape[axis + 1:], res_dt, axis, name)
+    # NumPy sizes its result with n (a TypeError for a float); out= does not make a float
+    # n acceptable here.
+    n = operator.index(n)
     x = _shape_ops.moveaxis(a, axis, -1) if axis != a.ndim - 1 else a
     if is_real and is_forward:
         if a.dtype.kind == "c":
@@ -149,15 +159,44 @@ def _raw_fft(a, n, axis, is_real, is_forward, norm):
             x[..., n // 2] = _ufuncs.real(x[..., n // 2])
         y = _exec_c2r(x, n)
         _scale(y, fct)
-        out_dt = _real_out_dtype(a.dtype)
-        if y.dtype != out_dt:
-            y = y.astype(out_dt)
+        if y.dtype != res_dt:
+            y = y.astype(res_dt)
     else:
         cdt = _complex_dtype(a.dtype)
         x, fresh = _fit_last(x, n, cdt)
         y = _exec_c2c(x, is_forward, fresh)
         _scale(y, fct)
-    return _shape_ops.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y
+    return _put_out(_shape_ops.moveaxis(y, -1, axis) if axis != a.ndim - 1 else y, out)
+
+
+def _check_out(out, shape, dtype, axis, name):
+    """NumPy's out= rules for a transform whose result has ``shape`` and ``dtype``, checked
+    before any device work and in NumPy's order: an array of gpuarr's, of the result's
+    number of dimensions and length along the (first) transformed ``axis`` ("wrong
+    shape"), that the result casts to under 'same_kind' (named after NumPy's ufunc
+    ``name``), and whose shape the result broadcasts to."""
+    if out is None:
+        return
+    if not isinstance(out, _core.ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    if out.ndim != len(shape) or out.shape[axis] != shape[axis]:
+        raise ValueError("output array has wrong shape.")
+    if not _np.can_cast(dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {dtype!r} to {out.dtype!r} "
+                        "with casting rule 'same_kind'")
+    if any(d != o and d != 1 for d, o in zip(shape, out.shape)):
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't "
+                         f"match the broadcast shape {tuple(shape)}")
+
+
+def _put_out(result, out):
+    """``result`` written into ``out`` (checked by _check_out: broadcast and cast as NumPy's
+    ufunc does), or ``result`` itself without out=. The result is always a fresh buffer, so
+    an ``out`` that is the input itself is fine."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def _np_normalize_axis(axis, ndim):
@@ -170,22 +209,15 @@ def _np_normalize_axis(axis, ndim):
     return axis % ndim
 
 
-def _check_n(n):
-    if n is None:
-        return None
-    return operator.index(n)
-
-
 def _fft_1d(a, n, axis, norm, out, real, forward):
     """The 1-d transforms' shared front: argument checks and NumPy's default length (the
     axis length, or 2*(m-1) points for the inverse of a real transform)."""
     _check_array(a)
-    _no_out(out)
     if n is None:
         n = a.shape[_np_normalize_axis(axis, a.ndim)]
         if real and not forward:
             n = (n - 1) * 2
-    return _raw_fft(a, _check_n(n), axis, real, forward, norm)
+    return _raw_fft(a, n, axis, real, forward, norm, out)
 
 
 def fft(a: ndarray, n=None, axis: int = -1, norm=None, out: ndarray | None = None) -> ndarray:
@@ -215,26 +247,19 @@ def hfft(a: ndarray, n=None, axis: int = -1, norm=None,
          out: ndarray | None = None) -> ndarray:
     """Transform of a Hermitian-symmetric signal (numpy.fft.hfft)."""
     _check_array(a)
-    _no_out(out)
     if n is None:
         n = (a.shape[_np_normalize_axis(axis, a.ndim)] - 1) * 2
     new_norm = _swap_direction(norm)
-    return irfft(_ufuncs.conjugate(a), n, axis, norm=new_norm)
+    return irfft(_ufuncs.conjugate(a), n, axis, norm=new_norm, out=out)
 
 
 def ihfft(a: ndarray, n=None, axis: int = -1, norm=None,
           out: ndarray | None = None) -> ndarray:
     """Inverse of hfft (numpy.fft.ihfft)."""
     _check_array(a)
-    _no_out(out)
     new_norm = _swap_direction(norm)
-    r = rfft(a, n, axis, norm=new_norm)
+    r = rfft(a, n, axis, norm=new_norm, out=out)
     return _ufuncs.conjugate(r, out=r)
-
-
-def _no_out(out):
-    if out is not None:
-        raise NotImplementedError("gpuarr.fft: the out argument is not supported yet")
 
 
 def _cook_nd_args(a, s=None, axes=None, invreal=0):
@@ -318,31 +343,64 @@ def _nd_factor(norm, sizes, is_forward, dtype):
     return fct
 
 
-def _raw_fftnd(a, s, axes, function, norm):
+def _check_nd_out(a, s, axes, norm, out, kind):
+    """out= of an n-d transform (``kind`` "fft", "ifft", "rfft" or "irfft"), checked before
+    device work: first what NumPy's 1-d steps check before it (each length >= 1, norm,
+    each axis), then _check_out against the whole transform's result (NumPy checks it
+    step by step, and so refuses an out= of the right final shape when s= resizes an axis
+    before the last; gpuarr checks the shape the transform produces)."""
+    if out is None or not axes:
+        return
+    k = len(axes)
+    # NumPy's order of the 1-d steps: axes[-1] first, except irfftn (axes[-1] last).
+    order = range(k) if kind == "irfft" else range(k - 1, -1, -1)
+    shape = list(a.shape)
+    for step, i in enumerate(order):
+        axis = _np_normalize_axis(axes[i], a.ndim)
+        n = s[i]
+        if n is None:  # (deprecated) the 1-d transform's default length
+            n = (a.shape[axis] - 1) * 2 if kind == "irfft" and i == k - 1 else a.shape[axis]
+        if n < 1:
+            raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+        _swap_direction(norm)
+        shape[axis] = n // 2 + 1 if kind == "rfft" and step == 0 else n
+        if step == 0:
+            first_n = n
+    if kind == "irfft":
+        name = "irfft"
+        dtype = _real_out_dtype(a.dtype if k == 1 else _complex_dtype(a.dtype))
+    else:
+        name = ("rfft_n_even" if first_n % 2 == 0 else "rfft_n_odd") if kind == "rfft" else kind
+        dtype = _complex_dtype(a.dtype)
+    _check_out(out, tuple(shape), dtype, _np_normalize_axis(axes[-1], a.ndim), name)
+
+
+def _raw_fftnd(a, s, axes, function, norm, out):
     s, axes = _cook_nd_args(a, s, axes)
+    if not axes:
+        return a  # no transform (NumPy returns the input itself, and leaves out= alone)
+    _check_nd_out(a, s, axes, norm, out, function.__name__)
     plan = _trailing_plan(a, s, axes, False)
     if plan is not None:
         forward = function is fft
         fct = _nd_factor(norm, plan, forward, a.dtype)
         x, fresh = _fit_dims(a, plan, _complex_dtype(a.dtype))
-        return _scale(_core._fft_c2c(x, forward, fresh, len(plan)), fct)
+        return _put_out(_scale(_core._fft_c2c(x, forward, fresh, len(plan)), fct), out)
     for ii in reversed(range(len(axes))):
         a = function(a, n=s[ii], axis=axes[ii], norm=norm)
-    return a
+    return _put_out(a, out)
 
 
 def fftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """N-d discrete Fourier transform (numpy.fft.fftn)."""
     _check_array(a)
-    _no_out(out)
-    return _raw_fftnd(a, s, axes, fft, norm)
+    return _raw_fftnd(a, s, axes, fft, norm, out)
 
 
 def ifftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """N-d inverse discrete Fourier transform (numpy.fft.ifftn)."""
     _check_array(a)
-    _no_out(out)
-    return _raw_fftnd(a, s, axes, ifft, norm)
+    return _raw_fftnd(a, s, axes, ifft, norm, out)
 
 
 def fft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
@@ -358,18 +416,18 @@ def ifft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = No
 def rfftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """N-d transform of real input (numpy.fft.rfftn)."""
     _check_array(a)
-    _no_out(out)
     s, axes = _cook_nd_args(a, s, axes)
+    _check_nd_out(a, s, axes, norm, out, "rfft")
     plan = _trailing_plan(a, s, axes, True) if a.dtype.kind != "c" else None
     if plan is not None:
         fct = _nd_factor(norm, plan, True, a.dtype)
         rdt = _np.dtype(_np.float32) if _single(a.dtype) else _np.dtype(_np.float64)
         x, _ = _fit_dims(a, plan, rdt)
-        return _scale(_core._fft_r2c(x, len(plan)), fct)
+        return _put_out(_scale(_core._fft_r2c(x, len(plan)), fct), out)
     a = rfft(a, s[-1], axes[-1], norm)
     for ii in range(len(axes) - 2, -1, -1):
         a = fft(a, s[ii], axes[ii], norm)
-    return a
+    return _put_out(a, out)
 
 
 def rfft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
@@ -380,11 +438,11 @@ def rfft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = No
 def irfftn(a: ndarray, s=None, axes=None, norm=None, out: ndarray | None = None) -> ndarray:
     """Inverse of rfftn (numpy.fft.irfftn)."""
     _check_array(a)
-    _no_out(out)
     s, axes = _cook_nd_args(a, s, axes, invreal=1)
+    _check_nd_out(a, s, axes, norm, out, "irfft")
     for ii in range(len(axes) - 1):
         a = ifft(a, s[ii], axes[ii], norm)
-    return irfft(a, s[-1], axes[-1], norm)
+    return irfft(a, s[-1], axes[-1], norm, out=out)
 
 
 def irfft2(a: ndarray, s=None, axes=(-2, -1), norm=None, out: ndarray | None = None) -> ndarray:
