@@ -65,14 +65,15 @@ def _direct(x, w, plans, boundary, fillvalue, rt):
 
 
 def _np_correlate(a, v, mode, conj, where):
-    """NumPy's multiarray.correlate(2): 1-d, swap when v is longer, 'same' centred k//2."""
-    if a.ndim == 0:
-        a = a.reshape(1)
-    if v.ndim == 0:
-        v = v.reshape(1)
-    if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("object too deep for desired array")
+    """NumPy's multiarray.correlate(2): 1-d, swap when v is longer, 'same' centred k//2.
+    The mode is converted first and then each operand must be 1-d, as NumPy's C function
+    does (convolve makes 0-d operands 1-d before, as numpy.convolve)."""
     mode = _np_mode(mode)
+    for x in (a, v):
+        if x.ndim == 0:
+            raise ValueError("object of too small depth for desired array")
+        if x.ndim != 1:
+            raise ValueError("object too deep for desired array")
     if conj:
         if a.shape[0] == 0:
             raise ValueError("first array argument cannot be empty")

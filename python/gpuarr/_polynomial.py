@@ -381,6 +381,9 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple:
     truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
     u = _ufuncs.add(_atleast_1d(u), 0.0)
     v = _ufuncs.add(_atleast_1d(v), 0.0)
+    for c in (u, v):
+        if len(c) == 0:  # NumPy reads u[0] + v[0] for the result dtype
+            raise IndexError("index 0 is out of bounds for axis 0 with size 0")
     dt = _np.result_type(u.dtype, v.dtype)
     m = len(u) - 1
     n = len(v) - 1

@@ -108,21 +108,39 @@ def kron(a: ArrayLike, b: ArrayLike) -> ndarray:
 
 def tensordot(a: ArrayLike, b: ArrayLike, axes=2) -> ndarray:
     """numpy.tensordot: ``axes`` an int N (last N of a with first N of b) or a pair of
-    sequences."""
+    sequences. The axes are read as NumPy reads them (an int N is ``range(-N, 0)`` and
+    ``range(N)``, each axis indexes the shapes), so its errors are NumPy's: IndexError for
+    an axis out of range, ValueError "shape-mismatch for sum"."""
     try:
         iter(axes)
     except Exception:
         n = operator.index(axes)
-        nda, ndb = len(a.shape), len(b.shape)
-        if n < 0 or n > nda or n > ndb:
-            raise ValueError("shape-mismatch for sum")
-        axes_a = list(range(nda - n, nda))
-        axes_b = list(range(0, n))
+        axes_a, axes_b = list(range(-n, 0)), list(range(0, n))
     else:
         axes_a, axes_b = axes
-        axes_a = [axes_a] if isinstance(axes_a, int) else list(axes_a)
-        axes_b = [axes_b] if isinstance(axes_b, int) else list(axes_b)
+    axes_a, axes_b = _axis_list(axes_a), _axis_list(axes_b)
+    for ax in (axes_a, axes_b):
+        if len(set(ax)) != len(ax):
+            raise ValueError("duplicate axes are not allowed in tensordot")
+    a = a if isinstance(a, ndarray) else _core.asarray(a)
+    b = b if isinstance(b, ndarray) else _core.asarray(b)
+    if len(axes_a) != len(axes_b):
+        raise ValueError("shape-mismatch for sum")
+    for k in range(len(axes_a)):
+        if a.shape[axes_a[k]] != b.shape[axes_b[k]]:
+            raise ValueError("shape-mismatch for sum")
+        axes_a[k] += a.ndim if axes_a[k] < 0 else 0
+        axes_b[k] += b.ndim if axes_b[k] < 0 else 0
     return _core._tensordot(a, b, tuple(axes_a), tuple(axes_b))
+
+
+def _axis_list(axes):
+    """One side of tensordot's axes as a list (a lone axis is a list of one)."""
+    try:
+        len(axes)
+    except TypeError:
+        return [axes]
+    return list(axes)
 
 
 def _numpy_cross_rejects_2d():
@@ -305,6 +323,8 @@ def einsum(*operands, out: ndarray | None = None, optimize=False, dtype: DTypeLi
         layout = _einsum_view_layout(subscripts, ops[0].shape, ops[0].strides)
         if layout is not None:
             return _core._strided_view(ops[0], layout[0], layout[1], 0)
+    if out is not None:
+        _check_einsum_out(subscripts, ops, out)
     op_dtype = _einsum_dtype(ops, out, dtype, casting)
     result = _core._einsum(subscripts, ops, op_dtype, bool(greedy))
     if out is None:
@@ -315,6 +335,84 @@ def einsum(*operands, out: ndarray | None = None, optimize=False, dtype: DTypeLi
                          f"{result.shape}")
     out[...] = result
     return out
+
+
+def _check_einsum_out(subscripts, ops, out):
+    """NumPy's einsum checks out='s number of dimensions, then the operands' and out's
+    sizes, before any casting rule (TypeError): the result's shape worked out from the
+    subscripts here, where they parse (the general path raises NumPy's error otherwise)."""
+    result = _einsum_result_shape(subscripts, [o.shape for o in ops])
+    if result is None:
+        return
+    ndim, shape = result
+    if out.ndim != ndim:
+        raise ValueError(f"out parameter does not have the correct number of dimensions, has "
+                         f"{out.ndim} but should have {ndim}")
+    if shape is None or out.shape != shape:
+        raise ValueError("operands could not be broadcast together with remapped shapes: "
+                         f"output operand has shape {out.shape}, einsum result has shape "
+                         f"{shape}")
+
+
+def _einsum_result_shape(subscripts, shapes):
+    """(ndim, shape) of einsum's result for operands of ``shapes`` (shape None where the
+    operands' sizes of a label or of the broadcast dimensions conflict), or None where the
+    subscripts do not parse as C einsum's (string form)."""
+    if not isinstance(subscripts, str):
+        return None
+    if "->" in subscripts:
+        inputs, output = subscripts.split("->", 1)
+    elif "-" in subscripts or ">" in subscripts:
+        return None
+    else:
+        inputs, output = subscripts, None
+    terms = inputs.split(",")
+    if len(terms) != len(shapes):
+        return None
+    sizes, counts, bshape, conflict = {}, {}, (), False
+    for term, shape in zip(terms, shapes):
+        parsed = _einsum_term(term)
+        if parsed is None:
+            return None
+        before, after, ellipsis = parsed
+        nletters = len(before) + len(after)
+        if nletters > len(shape) or (not ellipsis and nletters != len(shape)):
+            return None
+        nb = len(shape) - nletters
+        own = {}
+        for c, d in zip(before + after, shape[:len(before)] + shape[len(before) + nb:]):
+            if own.setdefault(c, d) != d:
+                return None  # a diagonal of unequal sizes: NumPy's parse error
+            counts[c] = counts.get(c, 0) + 1
+        for c, d in own.items():
+            seen = sizes.setdefault(c, d)
+            if seen != d:
+                if 1 in (seen, d):
+                    sizes[c] = d if seen == 1 else seen
+                else:
+                    conflict = True
+        try:
+            bshape = _np.broadcast_shapes(bshape, shape[len(before):len(before) + nb])
+        except ValueError:
+            conflict = True
+    if output is None:
+        labels = sorted(c for c, n in counts.items() if n == 1)
+        dims = list(bshape) + [sizes[c] for c in labels]
+        ndim = len(bshape) + len(labels)
+    else:
+        parsed = _einsum_term(output)
+        if parsed is None:
+            return None
+        obefore, oafter, oellipsis = parsed
+        labels = obefore + oafter
+        if len(set(labels)) != len(labels) or any(c not in sizes for c in labels):
+            return None
+        if bshape and not oellipsis:
+            return None
+        dims = [sizes[c] for c in obefore] + (list(bshape) if oellipsis else []) + [
+            sizes[c] for c in oafter]
+        ndim = len(dims)
+    return ndim, (None if conflict else tuple(dims))
 
 
 def _check_casting(casting):

@@ -8,6 +8,7 @@ from math import inf
 from typing import TYPE_CHECKING
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
 from gpuarr import _core
 from gpuarr._core import ndarray
@@ -55,11 +56,7 @@ def norm(x: ArrayLike, ord=None, axis: AxisLike = None, keepdims: bool = False) 
             return _core._reduce_norm(x, tuple(range(nd)), _L2, 0.0, keepdims)
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
-        try:
-            axis = int(axis)
-        except Exception as e:
-            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
-        axis = (axis,)
+        axis = (_int_axis(axis),)
 
     if len(axis) == 1:
         return _vector(x, axis, ord, keepdims)
@@ -93,6 +90,14 @@ def norm(x: ArrayLike, ord=None, axis: AxisLike = None, keepdims: bool = False) 
     raise ValueError("Improper number of dimensions to norm.")
 
 
+def _int_axis(axis):
+    """NumPy's norm takes a non-tuple axis through int() (so 1.0 is axis 1)."""
+    try:
+        return int(axis)
+    except Exception as e:
+        raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+
+
 def _np_normalize(axis, nd):
     axis = operator.index(axis)
     if not -nd <= axis < nd:
@@ -109,8 +114,11 @@ def vector_norm(x: ArrayLike, /, *, axis: AxisLike = None, keepdims: bool = Fals
         x = x.astype(_np.float64)
     if axis is None:
         axis = tuple(range(x.ndim))
-    elif not isinstance(axis, tuple):
-        axis = (axis,)
+    elif isinstance(axis, tuple):
+        # NumPy: normalize_axis_tuple (AxisError, "repeated axis")
+        axis = _normalize_axis_tuple(axis, x.ndim)
+    else:
+        axis = (_np_normalize(_int_axis(axis), x.ndim),)
     return _vector(x, axis, ord, keepdims)
 
 

@@ -387,11 +387,16 @@ def pinv(a: ArrayLike, rcond=None, hermitian=False, *, rtol=_NO_VALUE) -> ndarra
         if rtol is _NO_VALUE:
             rcond = 1e-15
         elif rtol is None:
-            rcond = max(a.shape[-2:]) * _np.finfo(common_type(a.dtype)).eps
+            rcond = max(a.shape[-2:]) * _np.finfo(a.dtype).eps  # NumPy: integers refused
         else:
             rcond = rtol
     elif rtol is not _NO_VALUE:
         raise ValueError("`rtol` and `rcond` can't be both set.")
+    if a.size == 0 and _np.prod(a.shape[-2:]) == 0:
+        # NumPy returns an empty array of the input's own dtype here (before its SVD, which
+        # would refuse a 1-d input or float16).
+        m, n = a.shape[-2:]
+        return _core.empty(tuple(a.shape[:-2]) + (n, m), dtype=a.dtype)
     assert_stacked_2d(a.shape)
     t = common_type(a.dtype)
     m, n = a.shape[-2:]
@@ -408,18 +413,23 @@ def pinv(a: ArrayLike, rcond=None, hermitian=False, *, rtol=_NO_VALUE) -> ndarra
 
 def matrix_rank(A: ArrayLike, tol=None, hermitian=False, *, rtol=None) -> ndarray:
     """numpy.linalg.matrix_rank: a 0-d (or batch-shaped) int64 array."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
     A = _asarray(A)
     if A.ndim < 2:
         return int(not bool(_reductions.all(A == 0)))
-    if rtol is not None and tol is not None:
-        raise ValueError("`tol` and `rtol` can't be both set.")
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * _np.finfo(S.dtype).eps
-            tol = _reductions.max(S, axis=-1, keepdims=True) * rtol
         else:
-            tol = _reductions.max(S, axis=-1, keepdims=True) * _asarray(rtol)[..., None]
+            rtol = _asarray(rtol)[..., None]
+        # NumPy's S.max(initial=0): an empty matrix has no singular values and rank 0.
+        if S.shape[-1]:
+            smax = _reductions.max(S, axis=-1, keepdims=True)
+        else:
+            smax = _core.zeros(S.shape[:-1] + (1,), dtype=S.dtype)
+        tol = smax * rtol
     else:
         tol = _asarray(tol)[..., None]
     return _reductions.count_nonzero(S > tol, axis=-1)
@@ -487,7 +497,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
             resids = _reductions.sum(_ufuncs.abs(b) ** 2, axis=0).astype(rt)
         else:
             resids = _core.empty((0,), dtype=rt)
-        return (x[:, 0] if is_1d else x), resids, rank, s
+        return (x[:, 0] if is_1d else x), resids, _np.int32(rank), s
     u, s, vh = svd(a, full_matrices=False)
     cutoff = float(rcond) * s[0]
     large = s > cutoff
@@ -502,4 +512,5 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
         resids = _core.empty((0,), dtype=rt)
     if is_1d:
         x = x[:, 0]
-    return x, resids, rank, s
+    # NumPy's rank is its LAPACK gufunc's int32 output.
+    return x, resids, _np.int32(rank), s
