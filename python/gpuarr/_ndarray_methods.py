@@ -384,8 +384,8 @@ _NDARRAY_METHODS = {
 }
 
 _UFUNC_METHODS = {
-    "reduce": _reductions._ufunc_reduce,
-    "accumulate": _reductions._ufunc_accumulate,
+    "reduce": _ufuncs._ufunc_reduce,
+    "accumulate": _ufuncs._ufunc_accumulate,
     "outer": _ufuncs._ufunc_outer,
 }
 
