@@ -40,15 +40,49 @@ def _output_count(shape, axes):
     return n
 
 
-def _finish(r, dtype, out):
+def _axis_arg(axis):
+    """A reduction's ``axis`` as NumPy reads it, before any device work: None, an int or a
+    tuple of ints, each entry through operator.index (TypeError for 1.0 or a list, as NumPy);
+    the range (AxisError) and repeats (ValueError) are checked where the axes are resolved
+    against the array (_core._reduce_axes)."""
+    if axis is None:
+        return None
+    if isinstance(axis, tuple):
+        return tuple(operator.index(ax) for ax in axis)
+    return operator.index(axis)
+
+
+def _check_out(out, shape, what="add"):
+    """NumPy's out= of a ufunc reduction: an array of exactly the result's dimensions and
+    shape (ValueError); any dtype (reductions cast their output unsafely)."""
+    if not isinstance(out, _ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    if out.ndim != len(shape):
+        raise ValueError(f"output parameter for reduction operation {what} has the wrong number "
+                         f"of dimensions: Found {out.ndim} but expected {len(shape)}")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"output parameter for reduction operation {what} has shape "
+                         f"{tuple(out.shape)}, expected {tuple(shape)}")
+
+
+def _cast_error(ufunc, frm, to, casting="same_kind"):
+    return TypeError(f"Cannot cast ufunc '{ufunc}' output from {_np.dtype(frm)!r} to "
+                     f"{_np.dtype(to)!r} with casting rule '{casting}'")
+
+
+def _finish(r, dtype, out, what="add", ufunc=None):
+    """The result, cast to ``dtype``, or written into ``out`` by the reduction rules
+    (_check_out). ``ufunc`` names an elementwise ufunc NumPy applies to ``out`` in place
+    afterwards (std's sqrt): its loop's output must cast to out's dtype by 'same_kind'."""
     if dtype is not None and r.dtype != _np.dtype(dtype):
         r = r.astype(dtype)
     if out is None:
         return r
-    if not isinstance(out, _ndarray):
-        raise TypeError("output must be a gpuarr array")
-    if out.shape != r.shape:
-        raise ValueError(f"output parameter for reduction has shape {out.shape}, expected {r.shape}")
+    _check_out(out, r.shape, what)
+    if ufunc is not None:
+        loop_out = getattr(_np, ufunc)(_np.zeros((), out.dtype)).dtype
+        if not _np.can_cast(loop_out, out.dtype, "same_kind"):
+            raise _cast_error(ufunc, loop_out, out.dtype)
     out[...] = r
     return out
 
@@ -83,6 +117,7 @@ def _in_out_dtype(a, out):
 
 def _simple(kind, a, axis, dtype, out, keepdims):
     a = _as_array(a)
+    axis = _axis_arg(axis)
     dtype = _computation_dtype(dtype, out)
     if dtype is not None:
         dtype = _np.dtype(dtype)
@@ -119,16 +154,20 @@ def max(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa
         keepdims: bool = False) -> ndarray:
     """Maximum along the given axes; NaN propagates."""
     a = _as_array(a)
+    axis = _axis_arg(axis)
     _check_no_identity(a, axis, "maximum")
-    return _finish(_core._reduce("max", _in_out_dtype(a, out), axis, keepdims), None, out)
+    return _finish(_core._reduce("max", _in_out_dtype(a, out), axis, keepdims), None, out,
+                   "maximum")
 
 
 def min(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
         keepdims: bool = False) -> ndarray:
     """Minimum along the given axes; NaN propagates."""
     a = _as_array(a)
+    axis = _axis_arg(axis)
     _check_no_identity(a, axis, "minimum")
-    return _finish(_core._reduce("min", _in_out_dtype(a, out), axis, keepdims), None, out)
+    return _finish(_core._reduce("min", _in_out_dtype(a, out), axis, keepdims), None, out,
+                   "minimum")
 
 
 amax = max
@@ -146,10 +185,11 @@ def _isnan(x):
 
 def _nan_extremum(kind, ufunc_name, a, axis, out, keepdims):
     a = _as_array(a)
+    axis = _axis_arg(axis)
     _check_no_identity(a, axis, ufunc_name)
     r = _core._reduce(kind, a, axis, keepdims)
     _all_nan_warning(r, stacklevel=4)  # the caller of nanmax/nanmin
-    return _finish(r, None, out)
+    return _finish(r, None, out, ufunc_name)
 
 
 def nanmax(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
@@ -168,20 +208,31 @@ def ptp(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
         keepdims: bool = False) -> ndarray:
     """Range (maximum - minimum) along the given axes."""
     a = _as_array(a)
-    r = _ufuncs.subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
-    return _finish(r, None, out)
+    axis = _axis_arg(axis)
+    # As NumPy: the maximum goes into out (its reduction rules and dtype), then
+    # subtract(maximum, minimum, out) with the ufunc's same_kind cast.
+    hi = max(a, axis, out, keepdims)
+    lo = min(a, axis, keepdims=keepdims)
+    if out is None:
+        return _ufuncs.subtract(hi, lo)
+    return _ufuncs.subtract(hi, lo, out=out)
 
 
-def _arg(kind, what, a, axis, out, keepdims):
+def _arg_out_dtype(out):
+    if isinstance(out, _ndarray) and not _np.can_cast(out.dtype, _np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
+                        f"{_np.dtype(_np.intp)!r} according to the rule 'safe'")
+
+
+def _arg(kind, what, a, axis, out, keepdims, out_first=True):
     a = _as_array(a)
     if axis is not None:
         axis = operator.index(axis)
     n, _ = _reduced_count(a.shape, axis)
     if n == 0:
         raise ValueError(f"attempt to get {what} of an empty sequence")
-    if isinstance(out, _ndarray) and not _np.can_cast(out.dtype, _np.intp, "safe"):
-        raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
-                        f"{_np.dtype(_np.intp)!r} according to the rule 'safe'")
+    if out_first:
+        _arg_out_dtype(out)
     r = _core._reduce(kind, a, axis, keepdims)
     if axis is None and keepdims:
         r = r.reshape((1,) * a.ndim)
@@ -203,9 +254,11 @@ def argmin(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, *,
 
 
 def _nanarg(kind, a, axis, out, keepdims):
-    r, out = _arg(kind, kind[3:], a, axis, out, keepdims)
+    # NumPy looks for all-NaN slices before argmax sees out=.
+    r, out = _arg(kind, kind[3:], a, axis, out, keepdims, out_first=False)
     if r.size and bool(_core._reduce("any", r < 0, None, False)):
         raise ValueError("All-NaN slice encountered")
+    _arg_out_dtype(out)
     return _finish(r, None, out)
 
 
@@ -224,18 +277,21 @@ def nanargmin(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, *
 def all(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
         keepdims: bool = False) -> ndarray:
     """True where every element along the axes is true."""
-    return _finish(_core._reduce("all", _as_array(a), axis, keepdims), None, out)
+    return _finish(_core._reduce("all", _as_array(a), _axis_arg(axis), keepdims), None, out,
+                   "logical_and")
 
 
 def any(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,  # noqa: A001
         keepdims: bool = False) -> ndarray:
     """True where any element along the axes is true."""
-    return _finish(_core._reduce("any", _as_array(a), axis, keepdims), None, out)
+    return _finish(_core._reduce("any", _as_array(a), _axis_arg(axis), keepdims), None, out,
+                   "logical_or")
 
 
 def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> ndarray:
     """Number of non-zero elements (int64)."""
     a = _as_array(a)
+    axis = _axis_arg(axis)
     return _core._reduce("sum", _ufuncs.not_equal(a, 0) if a.dtype != _np.bool_ else a, axis, keepdims)
 
 
@@ -256,10 +312,14 @@ def mean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndar
          keepdims: bool = False) -> ndarray:
     """Arithmetic mean (float64 for integers; float16 accumulates in float32)."""
     a = _as_array(a)
+    axis = _axis_arg(axis)
     _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
     n, _ = _reduced_count(a.shape, axis)
     s = _core._reduce("sum", a if a.dtype == acc else a.astype(acc), axis, keepdims)
+    if s.dtype != acc:
+        # NumPy sums in the dtype asked for (an integer one wraps around), then divides.
+        s = s.astype(acc)
     if n == 0:
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
     with _np.errstate(all="ignore"):
@@ -267,11 +327,19 @@ def mean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndar
     return _finish(r, res if r.dtype != res else None, out)
 
 
+_BOOL_SUBTRACT = ("numpy boolean subtract, the `-` operator, is not supported, use the "
+                  "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+
+
 def _var(a, axis, dtype, out, ddof, keepdims, nan):
     a = _as_array(a)
+    axis = _axis_arg(axis)
     if not nan:
         _strict_axes(a, axis)  # the nan-functions accept axis 0 of a 0-d array, as NumPy's
     acc, res = _mean_dtype(a, dtype)
+    if a.dtype == _np.bool_ and acc == _np.bool_:
+        # NumPy keeps the mean in dtype= (bool here) and subtracts it from the data.
+        raise TypeError(_BOOL_SUBTRACT)
     if a.dtype.kind == "c" and dtype is None:
         res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
     x = a if a.dtype == acc else a.astype(acc)
@@ -323,7 +391,7 @@ def std(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarr
         ddof = correction
     r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=False)
     r = _ufuncs.sqrt(r)
-    return _finish(r, res if r.dtype != res else None, out)
+    return _finish(r, res if r.dtype != res else None, out, ufunc="sqrt")
 
 
 def nanmean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
@@ -332,6 +400,8 @@ def nanmean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return mean(a, axis, dtype, out, keepdims)
+    axis = _axis_arg(axis)
+    _nan_inexact_args(dtype, out)
     acc, res = _mean_dtype(a, dtype)
     x = a if a.dtype == acc else a.astype(acc)
     cnt = _core._reduce("sum", _ufuncs.logical_not(_ufuncs.isnan(x)), axis, keepdims)
@@ -345,12 +415,22 @@ def nanmean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
     return _finish(r, None, out)
 
 
+def _nan_inexact_args(dtype, out):
+    """numpy.nanmean/nanvar/nanstd of inexact data refuse integer dtype= and out= (an out=
+    without a dtype fails as NumPy's, reading out.dtype)."""
+    if dtype is not None and not issubclass(_np.dtype(dtype).type, _np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not issubclass(out.dtype.type, _np.inexact):
+        raise TypeError("If a is inexact, then out must be inexact")
+
+
 def nanvar(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
            out: ndarray | None = None, ddof: float = 0, keepdims: bool = False) -> ndarray:
     """Variance ignoring NaNs."""
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return var(a, axis, dtype, out, ddof, keepdims)
+    _nan_inexact_args(dtype, out)
     r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True)
     return _finish(r, res if r.dtype != res else None, out)
 
@@ -361,17 +441,22 @@ def nanstd(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
     a = _as_array(a)
     if a.dtype.kind in "biu":
         return std(a, axis, dtype, out, ddof, keepdims)
+    _nan_inexact_args(dtype, out)
     r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True)
     r = _ufuncs.sqrt(r)
-    return _finish(r, res if r.dtype != res else None, out)
+    return _finish(r, res if r.dtype != res else None, out, ufunc="sqrt")
 
 
 def average(a: ArrayLike, axis: AxisLike = None, weights: ArrayLike | None = None, returned=False,
             *, keepdims: bool = False):
     """Weighted average (NumPy's ``average``)."""
     a = _as_array(a)
+    axis = _axis_arg(axis)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
+        if avg.size == 0:
+            # NumPy's scale is a.size / avg.size, computed whether or not it is returned.
+            raise ZeroDivisionError("division by zero")
         scl = _core.full_like(avg, a.size // (avg.size or 1) if a.size else 0, dtype=avg.dtype)
     else:
         w = _as_array(weights)

@@ -1,10 +1,10 @@
 """Sorting, searching, counting and order statistics (NumPy 2 semantics).
 
 Sorting uses CUB radix sorts on keys whose unsigned order is NumPy's (NaNs last, -0.0 ==
-0.0, complex by (class, real, imag)). ``kind`` and ``stable`` are accepted and ignored:
-argsort (and everything built on it) is always stable, as ``kind='stable'``; ``sort``
-returns NumPy's sorted values (equal values, e.g. -0.0 and 0.0, may come in either order,
-as with NumPy's default quicksort). ``partition``/``argpartition`` sort fully, which meets
+0.0, complex by (class, real, imag)). ``kind`` and ``stable`` are checked as NumPy checks
+them and otherwise ignored: argsort (and everything built on it) is always stable, as
+``kind='stable'``; ``sort`` returns NumPy's sorted values (equal values, e.g. -0.0 and 0.0,
+may come in either order, as with NumPy's default quicksort). ``partition``/``argpartition`` sort fully, which meets
 their contract (CuPy does the same). Small host-side computations (bin edges, quantile
 indices) run NumPy itself on a handful of values so that the rules are NumPy's.
 """
@@ -49,6 +49,33 @@ def _reversed(a, axis):
     return a[(slice(None),) * axis + (slice(None, None, -1),)]
 
 
+def _check_sort_kind(kind, stable):
+    """NumPy's checks of sort's ``kind`` (a name NumPy knows, by its first letter, any case)
+    and ``stable`` (not both)."""
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                         "Use only one of them.")
+    if kind is None:
+        return
+    if not isinstance(kind, str):
+        raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
+    if not kind or kind[0].lower() not in "qhms":
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+
+
+def _check_select_kind(kind):
+    """NumPy's check of partition's ``kind``: only 'introselect'."""
+    if not isinstance(kind, str):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+
+
+def _sort_axis(axis):
+    """``axis`` as an int (operator.index: TypeError for 1.0, as NumPy) or None."""
+    return None if axis is None else operator.index(axis)
+
+
 def _flat_axis(a, axis):
     """(array, axis) with ``axis=None`` spelt as axis 0 of the flattened array."""
     if axis is None:
@@ -58,9 +85,12 @@ def _flat_axis(a, axis):
 
 def sort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None,
          descending=False) -> ndarray:
-    """A sorted copy (numpy.sort); ``kind`` and ``stable`` are accepted and ignored, NaNs sort
-    last. ``descending=True`` (the Array API's) gives the reverse order, NaNs first."""
+    """A sorted copy (numpy.sort); ``kind`` and ``stable`` are checked as NumPy's and
+    otherwise ignored, NaNs sort last. ``descending=True`` (the Array API's) gives the
+    reverse order, NaNs first."""
+    _check_sort_kind(kind, stable)
     _check_order(order)
+    axis = _sort_axis(axis)
     if descending:
         a, axis = _flat_axis(_as(a), axis)
         return _reversed(_core._sort(a, axis), axis)
@@ -70,9 +100,12 @@ def sort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=Non
 def argsort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=None,
             descending=False) -> ndarray:
     """The indices that sort an array (numpy.argsort); always stable (``kind`` and ``stable``
-    are accepted and ignored). ``descending=True`` (the Array API's) sorts in decreasing
+    are checked as NumPy's and otherwise ignored). ``descending=True`` (the Array API's)
+    sorts in decreasing
     order, equal elements keeping their relative order."""
+    _check_sort_kind(kind, stable)
     _check_order(order)
+    axis = _sort_axis(axis)
     a = _as(a)
     if a.ndim == 0 and axis is not None:
         axis = None  # NumPy: argsort of a 0-d array is array([0])
@@ -86,6 +119,7 @@ def argsort(a: ArrayLike, axis: AxisLike = -1, kind=None, order=None, *, stable=
 
 
 def _method_sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    _check_sort_kind(kind, stable)
     _check_order(order)
     _core._sort_inplace(self, operator.index(axis))
 
@@ -105,23 +139,30 @@ def _kth_list(kth):
     return [int(x) for x in k.reshape(-1)]
 
 
-def _partition_args(a, kth, axis):
+def _partition_args(a, kth, axis, kind, flat_0d=False):
+    """The array and axis to partition, after NumPy's checks: kind, then the axis, then kth
+    (its type always; its range only for a non-empty array, as NumPy). ``flat_0d``:
+    argpartition takes a 0-d array as 1-d."""
+    _check_select_kind(kind)
     a = _as(a)
-    if axis is None:
+    if axis is None or (flat_0d and a.ndim == 0):
         a = a.reshape(-1)
-        axis = 0
+        axis = 0 if axis is None else axis
+    axis = operator.index(axis)
     n = a.shape[_np.lib.array_utils.normalize_axis_index(axis, a.ndim)] if a.ndim else 0
     if a.ndim == 0:
         _np.lib.array_utils.normalize_axis_index(axis, 0)  # AxisError as NumPy
-    for k in _kth_list(kth):
-        _core._normalize_kth(k, n)
+    ks = _kth_list(kth)
+    if a.size:
+        for k in ks:
+            _core._normalize_kth(k, n)
     return a, axis
 
 
 def partition(a: ArrayLike, kth, axis: AxisLike = -1, kind="introselect", order=None) -> ndarray:
     """A partitioned copy (numpy.partition); sorts fully, which meets the contract."""
     _check_order(order)
-    a, axis = _partition_args(a, kth, axis)
+    a, axis = _partition_args(a, kth, axis, kind)
     return _core._sort(a, axis)
 
 
@@ -130,13 +171,13 @@ def argpartition(a: ArrayLike, kth, axis: AxisLike = -1, kind="introselect",
     """Indices that partition an array (numpy.argpartition); sorts fully, which meets the
     contract."""
     _check_order(order)
-    a, axis = _partition_args(a, kth, axis)
+    a, axis = _partition_args(a, kth, axis, kind, flat_0d=True)
     return _core._argsort(a, axis)
 
 
 def _method_partition(self, kth, axis=-1, kind="introselect", order=None):
     _check_order(order)
-    a, ax = _partition_args(self, kth, axis)
+    a, ax = _partition_args(self, kth, axis, kind)
     _core._sort_inplace(self, ax)
 
 
@@ -192,6 +233,10 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter=None) ->
         if sorter.ndim != 1 or sorter.size != a.size:
             raise ValueError("sorter.size must equal a.size")
         sorter = sorter.astype(_np.int64, copy=False)
+        if sorter.size and v.size:
+            lo, hi = _core._minmax(sorter)  # two scalars read back: the kernel trusts them
+            if lo < 0 or hi >= sorter.size:
+                raise ValueError("Sorter index out of range.")
     return _core._searchsorted(a, v, side == "right", sorter)
 
 
@@ -356,16 +401,17 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0) -> nda
     return _core._bincount(x, weights, minlength)
 
 
-def _bin_edges(a, bins, range):
+def _bin_edges(a, bins, range, weights=None):
     """NumPy's own edge computation, run on at most two host values (the device min and
     max when the range is automatic)."""
     if isinstance(bins, str):
-        raise NotImplementedError("gpuarr.histogram: string bin estimators are not supported")
+        # NumPy's estimators on the device data (a few statistics read back); they refuse
+        # weights and unknown names as NumPy does.
+        bins = _estimated_bin_count(a.reshape(-1), bins, range, weights)
     if isinstance(bins, _ndarray):
         bins = bins.get()
-    if range is None and _np.ndim(bins) == 0 and a.size > 0:
-        lo, hi = _core._minmax(a)
-        proxy = _np.array([lo, hi]).astype(a.dtype)
+    if range is None and _np.ndim(bins) == 0:
+        proxy = _min_max(a)
     else:
         proxy = _np.empty(0, dtype=a.dtype)
     edges = _np.histogram_bin_edges(proxy, bins, range)  # NumPy's checks and messages
@@ -379,18 +425,23 @@ def _bin_edges(a, bins, range):
     return edges, (float(first), float(last), float(norm))
 
 
-def _outer_edges(a, range):
-    """The first and last edge of equal bins, as numpy.histogram_bin_edges has them (its
-    checks already passed)."""
-    if range is not None:
-        first, last = range
-    elif a.size == 0:
-        first, last = 0, 1
-    else:
-        first, last = a.min(), a.max()
-    if first == last:
-        first, last = first - 0.5, last + 0.5
-    return first, last
+# --- NumPy's bin-width estimators and edges, on the device data -------------------
+
+
+_range = range  # the estimators' parameter ``range`` (NumPy's name) hides the builtin
+
+
+def _scalar(x):
+    """The host value of a device 0-d result, as a NumPy scalar."""
+    return _core.asnumpy(x)[()] if isinstance(x, _ndarray) else x
+
+
+def _min_max(a):
+    """A host array of ``a``'s dtype holding its minimum and maximum (empty for empty
+    ``a``), from one device pass: every value that NumPy's automatic edges read."""
+    if a.size == 0:
+        return _np.empty(0, a.dtype)
+    return _np.array(_core._minmax(a)).astype(a.dtype)
 
 
 _SIGNED_TO_UNSIGNED = {_np.byte: _np.ubyte, _np.short: _np.ushort, _np.intc: _np.uintc,
@@ -398,14 +449,133 @@ _SIGNED_TO_UNSIGNED = {_np.byte: _np.ubyte, _np.short: _np.ushort, _np.intc: _np
 
 
 def _unsigned_subtract(a, b):
-    """a - b for a >= b, in the unsigned type of signed integers (no overflow), as NumPy's
-    histogram computes the width of the range."""
+    # a - b for a >= b without overflow: signed integers subtract in their unsigned type.
     dt = _np.result_type(a, b)
     unsigned = _SIGNED_TO_UNSIGNED.get(dt.type)
     if unsigned is None:
         return _np.subtract(a, b, dtype=dt)
-    return _np.subtract(_np.asarray(a, dtype=dt), _np.asarray(b, dtype=dt), casting="unsafe",
-                        dtype=unsigned)
+    return _np.subtract(_np.asarray(a, dtype=dt), _np.asarray(b, dtype=dt),
+                        casting="unsafe", dtype=unsigned)
+
+
+def _outer_edges(proxy, range):
+    """NumPy's first and last edge (with its checks) from the min/max proxy."""
+    if range is not None:
+        first_edge, last_edge = range
+        if first_edge > last_edge:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (_np.isfinite(first_edge) and _np.isfinite(last_edge)):
+            raise ValueError(f"supplied range of [{first_edge}, {last_edge}] is not finite")
+    elif proxy.size == 0:
+        first_edge, last_edge = 0, 1
+    else:
+        first_edge, last_edge = proxy.min(), proxy.max()
+        if not (_np.isfinite(first_edge) and _np.isfinite(last_edge)):
+            raise ValueError(
+                f"autodetected range of [{first_edge}, {last_edge}] is not finite")
+    if first_edge == last_edge:
+        first_edge = first_edge - 0.5
+        last_edge = last_edge + 0.5
+    return first_edge, last_edge
+
+
+# --- NumPy's bin-width estimators, on the device data (x is non-empty, trimmed to range) ---
+
+
+def _ptp(x):
+    proxy = _min_max(x)
+    return _unsigned_subtract(proxy[1], proxy[0])
+
+
+def _bin_sqrt(x, range):
+    return _ptp(x) / _np.sqrt(x.size)
+
+
+def _bin_sturges(x, range):
+    return _ptp(x) / (_np.log2(x.size) + 1.0)
+
+
+def _bin_rice(x, range):
+    return _ptp(x) / (2.0 * x.size ** (1.0 / 3))
+
+
+def _bin_scott(x, range):
+    return (24.0 * _np.pi**0.5 / x.size)**(1.0 / 3.0) * _scalar(_reductions.std(x))
+
+
+def _bin_stone(x, range):
+    n = x.size
+    ptp_x = _ptp(x)
+    if n <= 1 or ptp_x == 0:
+        return 0
+
+    def jhat(nbins):
+        hh = ptp_x / nbins
+        p_k = _core.asnumpy(histogram(x, bins=nbins, range=range)[0]) / n
+        return (2 - (n + 1) * p_k.dot(p_k)) / hh
+
+    nbins_upper_bound = max(100, int(_np.sqrt(n)))
+    nbins = min(_range(1, nbins_upper_bound + 1), key=jhat)
+    if nbins == nbins_upper_bound:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning,
+                      stacklevel=3)
+    return ptp_x / nbins
+
+
+
+def _bin_doane(x, range):
+    if x.size > 2:
+        sg1 = _np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+        sigma = _scalar(_reductions.std(x))
+        if sigma > 0.0:
+            temp = _ufuncs.subtract(x, _reductions.mean(x))
+            temp = _ufuncs.true_divide(temp, sigma)
+            temp = _ufuncs.power(temp, 3)
+            g1 = _scalar(_reductions.mean(temp))
+            return _ptp(x) / (1.0 + _np.log2(x.size) + _np.log2(1.0 + _np.absolute(g1) / sg1))
+    return 0.0
+
+
+def _bin_fd(x, range):
+    q = _core.asnumpy(percentile(x, [75, 25]))
+    iqr = _np.subtract(*q)
+    return 2.0 * iqr * x.size ** (-1.0 / 3.0)
+
+
+def _bin_auto(x, range):
+    fd_bw = _bin_fd(x, range)
+    sturges_bw = _bin_sturges(x, range)
+    sqrt_bw = _bin_sqrt(x, range)
+    fd_bw_corrected = max(fd_bw, sqrt_bw / 2)
+    return min(fd_bw_corrected, sturges_bw)
+
+
+_BIN_SELECTORS = {"stone": _bin_stone, "auto": _bin_auto, "doane": _bin_doane, "fd": _bin_fd,
+                  "rice": _bin_rice, "scott": _bin_scott, "sqrt": _bin_sqrt,
+                  "sturges": _bin_sturges}
+
+
+def _estimated_bin_count(a, bins, range, weights):
+    if bins not in _BIN_SELECTORS:
+        raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+    if weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported for "
+                        "weighted data")
+    first_edge, last_edge = _outer_edges(_min_max(a) if range is None else
+                                         _np.empty(0, a.dtype), range)
+    if range is not None:
+        keep = _ufuncs.logical_and(_ufuncs.greater_equal(a, first_edge),
+                                   _ufuncs.less_equal(a, last_edge))
+        if not bool(_reductions.all(keep)):
+            a = a[keep]
+    if a.size == 0:
+        return 1
+    width = _BIN_SELECTORS[bins](a, (first_edge, last_edge))
+    if not width:
+        return 1
+    if _np.issubdtype(a.dtype, _np.integer) and width < 1:
+        width = 1
+    return int(_np.ceil(_unsigned_subtract(last_edge, first_edge) / width))
 
 
 def histogram(a: ArrayLike, bins=10, range=None, density=None, weights: ArrayLike | None = None):
@@ -416,8 +586,9 @@ def histogram(a: ArrayLike, bins=10, range=None, density=None, weights: ArrayLik
     a : array_like
         Input data (real; complex values are not supported), flattened.
     bins : int or sequence of scalars, optional
-        The number of equal-width bins in ``range``, or the bin edges (string estimators
-        are not supported).
+        The number of equal-width bins in ``range``, the bin edges, or the name of one of
+        NumPy's bin-width estimators ('auto', 'fd', 'doane', 'scott', 'stone', 'rice',
+        'sturges', 'sqrt'; not with ``weights``, as NumPy).
     range : (float, float), optional
         The lower and upper edge of equal bins (default: the data's minimum and maximum).
     density : bool, optional
@@ -440,7 +611,7 @@ def histogram(a: ArrayLike, bins=10, range=None, density=None, weights: ArrayLik
         weights = _as(weights)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
-    edges, uniform = _bin_edges(a, bins, range)
+    edges, uniform = _bin_edges(a, bins, range, weights)
     edges_dev = _core.asarray(edges.astype(_np.float64))
     first, last, norm = uniform if uniform is not None else (0.0, 0.0, 0.0)
 
@@ -482,11 +653,45 @@ def _out_shape(a, axes, keepdims):
     return tuple(s for d, s in enumerate(a.shape) if d not in axes)
 
 
-def _finish(res, out):
-    if out is not None:
+def _write_out(res, out, rule):
+    """Writes ``res`` into ``out`` by the rule of the NumPy operation that writes it:
+    "reduce" (a ufunc reduction: exact dimensions and shape, any dtype), "take" (exact
+    shape, any dtype), "add" (a ufunc: the output cast 'same_kind', checked first, then
+    ``res`` broadcast to out's shape), "assign" (``out[...] = res``)."""
+    if rule == "assign":
         out[...] = res
-        return out
-    return res
+        return
+    if rule == "reduce":
+        _reductions._check_out(out, res.shape)
+    elif not isinstance(out, _ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    elif rule == "take":
+        if tuple(out.shape) != tuple(res.shape):
+            raise ValueError("output array does not match result of ndarray.take")
+    else:
+        if not _np.can_cast(res.dtype, out.dtype, "same_kind"):
+            raise _reductions._cast_error(rule, res.dtype, out.dtype)
+        try:
+            fits = _np.broadcast_shapes(tuple(res.shape), tuple(out.shape)) == tuple(out.shape)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"non-broadcastable output operand with shape {tuple(out.shape)} "
+                             f"doesn't match the broadcast shape {tuple(res.shape)}")
+    out[...] = res
+
+
+def _finish(res, out, rule="assign", a=None, axes=(), keepdims=False):
+    """The result, or ``out`` holding it. With keepdims, NumPy's _ureduce hands the function
+    out indexed at 0 along the reduced axes (IndexError where out has too few dimensions),
+    and ``res`` is the result without the kept dimensions."""
+    if out is None:
+        return res
+    target = out
+    if keepdims and a is not None:
+        target = out[(Ellipsis,) + tuple(0 if d in axes else slice(None) for d in range(a.ndim))]
+    _write_out(res, target, rule)
+    return out
 
 
 def _complex_median_rows(a, axes_arg, nan_ignoring, all_reduced):
@@ -558,18 +763,25 @@ def median(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, over
     ndarray
         The median; NaN where a reduced slice holds a NaN, as NumPy.
     """
-    a = _as(a)
+    return _median(_as(a), axis, out, keepdims, "reduce")
+
+
+def _median(a, axis, out, keepdims, rule):
+    """median; ``rule`` writes out= (_write_out): numpy.median's is np.mean's (a
+    reduction), nanmedian's an assignment."""
     axes_arg, axes = _reduced_axes(a, axis)
     n = 1
     for d in axes:
         n *= a.shape[d]
+    keep = keepdims and out is None
     if a.size == 0 or n == 0:
         # NumPy's own result (NaN with its warning, or its error) on the empty host array.
         return _finish(_core.asarray(_np.asarray(_np.median(
-            _np.zeros(a.shape, a.dtype), axis=axis, keepdims=keepdims))), out)
+            _np.zeros(a.shape, a.dtype), axis=axis, keepdims=keep))), out, rule, a, axes,
+            keepdims)
     if a.dtype.kind == "c":
         res = _complex_median_rows(a, axes_arg, False, True)
-        return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
+        return _finish(res.reshape(_out_shape(a, axes, keep)), out, rule, a, axes, keepdims)
     out_dtype = _np.median(_np.zeros(2, a.dtype)).dtype
     rows = _core._sorted_rows(a, axes_arg)
     if n % 2:
@@ -577,7 +789,7 @@ def median(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None, over
     else:
         p, q = n // 2 - 1, n // 2
     res = _core._quantile_rows(rows, [p], [q], [0.0], 2, out_dtype)
-    return _finish(res.reshape(_out_shape(a, axes, keepdims)), out)
+    return _finish(res.reshape(_out_shape(a, axes, keep)), out, rule, a, axes, keepdims)
 
 
 # NumPy's quantile methods (numpy.quantile's ``method``): for n sorted values, the virtual
@@ -700,25 +912,31 @@ def _quantile_params(n, q, props, method, dtype, weak_q):
     return prev, nxt, g.reshape(-1).astype(_np.float64), 1, out_dtype
 
 
-def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
+def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q, out_rule=None):
+    """``out_rule``: how out= is written (None: numpy.quantile's, by the method: take()
+    for the methods that pick a value, the ufunc add of its interpolation otherwise)."""
     if weights is not None:
         raise NotImplementedError("gpuarr.quantile: weights are not supported")
     props = _quantile_method(method)
     if q.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     axes_arg, axes = _reduced_axes(a, axis)
+    keep = keepdims and out is None
     n = 1
     for d in axes:
         n *= a.shape[d]
     if a.size == 0 or n == 0:
         h = _np.quantile(_np.zeros(a.shape, a.dtype), q, axis=axis, method=method,
-                         keepdims=keepdims)
-        return _finish(_core.asarray(_np.asarray(h)), out)
+                         keepdims=keep)
+        return _finish(_core.asarray(_np.asarray(h)), out, out_rule or "assign", a, axes,
+                       keepdims)
     prev, nxt, gamma, mode, out_dtype = _quantile_params(n, q, props, method, a.dtype, weak_q)
     rows = _core._sorted_rows(a, axes_arg)
     res = _core._quantile_rows(rows, prev.tolist(), nxt.tolist(), gamma.tolist(), mode,
                                out_dtype)
-    return _finish(res.reshape(q.shape + _out_shape(a, axes, keepdims)), out)
+    rule = out_rule or ("take" if mode == 0 else "add")
+    return _finish(res.reshape(q.shape + _out_shape(a, axes, keep)), out, rule, a, axes,
+                   keepdims)
 
 
 def _nan_rows(a, axes_arg, nq, params):
@@ -745,22 +963,25 @@ def _nan_rows(a, axes_arg, nq, params):
 
 
 def _nan_quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q):
-    if a.dtype.kind != "f":  # nothing to ignore: NumPy's nanquantile is quantile here
-        return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q)
+    if a.size == 0:
+        # NumPy: np.nanmean of the empty array (q ignored, any dtype), with its warning.
+        h = _np.nanquantile(_np.zeros(a.shape, a.dtype), q, axis=axis, method=method,
+                            keepdims=keepdims)
+        return _finish(_core.asarray(_np.asarray(h)), out, "reduce")
+    if a.dtype.kind != "f":
+        # Nothing to ignore: NumPy's quantile of the values, written as out[...] = result.
+        return _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q, "assign")
     if weights is not None:
         raise NotImplementedError("gpuarr.nanquantile: weights are not supported")
     props = _quantile_method(method)
     if q.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     axes_arg, axes = _reduced_axes(a, axis)
-    if a.size == 0:
-        # NumPy: np.nanmean of the empty array (q ignored), with its warning.
-        h = _np.nanquantile(_np.zeros(a.shape, a.dtype), q, axis=axis, method=method,
-                            keepdims=keepdims)
-        return _finish(_core.asarray(_np.asarray(h)), out)
+    keep = keepdims and out is None
     res = _nan_rows(a, axes_arg, q.size,
                     lambda m: _quantile_params(m, q, props, method, a.dtype, weak_q))
-    return _finish(res.reshape(q.shape + _out_shape(a, axes, keepdims)), out)
+    return _finish(res.reshape(q.shape + _out_shape(a, axes, keep)), out, "assign", a, axes,
+                   keepdims)
 
 
 def nanmedian(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
@@ -788,7 +1009,7 @@ def nanmedian(a: ArrayLike, axis: AxisLike = None, out: ndarray | None = None,
     """
     a = _as(a)
     if a.dtype.kind not in "fc":  # no NaN possible
-        return median(a, axis=axis, out=out, keepdims=keepdims)
+        return _median(a, axis, out, keepdims, "assign")
     axes_arg, axes = _reduced_axes(a, axis)
     if a.size == 0:
         # NumPy: np.nanmean of the empty array, with its warning.

@@ -309,7 +309,8 @@ def histogram2d(x: ArrayLike, y: ArrayLike, bins=10, range=None,  # noqa: A002
         bins = [xedges, yedges]
     x = _as(x)
     y = _as(y)
-    if x.shape != y.shape:
+    # NumPy compares the lengths (TypeError for a 0-d x or y), before anything else.
+    if len(x) != len(y) or x.shape != y.shape:
         raise ValueError("x and y must have the same length.")
     hist, edges = histogramdd([x, y], bins, range, density, weights)
     return hist, edges[0], edges[1]
