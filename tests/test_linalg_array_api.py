@@ -140,6 +140,20 @@ def test_outer(mode, rng, dtype, shapes):
     _check(mode, gpuarr.linalg.outer, np.linalg.outer, args)
 
 
+@requires_gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64"])
+def test_outer_keeps_signed_zeros(dtype):
+    # 0 * -0 is -0: a product, not a sum of products that starts from +0.
+    a = np.array([0.0, -0.0, 2.0, -1.0], dtype)
+    b = np.array([-0.0, 0.0, -3.0], dtype)
+    for f, g in ((np.outer, gpuarr.outer), (np.linalg.outer, gpuarr.linalg.outer)):
+        got = gpuarr.asnumpy(g(gpuarr.asarray(a), gpuarr.asarray(b)))
+        want = f(a, b)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+
+
 def test_outer_noncontiguous(mode, rng):
     a = _rand(rng, (9,), "complex128")[::-3]
     b = _rand(rng, (8,), "complex128")[1::2]

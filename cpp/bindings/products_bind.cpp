@@ -68,7 +68,6 @@ GPUARR_BINDINGS(110) {
   m.def("_dot", [](py::handle a, py::handle b) { return make_owner(dot(operand(a), operand(b))); });
   m.def("_vdot", [](py::handle a, py::handle b) { return make_owner(vdot(operand(a), operand(b))); });
   m.def("_inner", [](py::handle a, py::handle b) { return make_owner(inner(operand(a), operand(b))); });
-  m.def("_outer", [](py::handle a, py::handle b) { return make_owner(outer(operand(a), operand(b))); });
   m.def("_kron", [](py::handle a, py::handle b) { return make_owner(kron(operand(a), operand(b))); });
   m.def("_tensordot", [](py::handle a, py::handle b, py::handle axes_a, py::handle axes_b) {
     return make_owner(tensordot(operand(a), dims_of(axes_a), operand(b), dims_of(axes_b)));

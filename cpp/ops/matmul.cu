@@ -1,4 +1,4 @@
-// Host logic of matmul, tensordot, dot, vdot, inner, outer, kron, vecdot and norms: shapes,
+// Host logic of matmul, tensordot, dot, vdot, inner, kron, vecdot and norms: shapes,
 // dtypes and NumPy's errors, mapped onto contract_gemm and row_reduce.
 #include <algorithm>
 #include <numeric>
@@ -215,7 +215,6 @@ NDArray inner(const NDArray& a, const NDArray& b) {
   return tensordot(a, {a.ndim() - 1}, b, {b.ndim() - 1});
 }
 
-NDArray outer(const NDArray& a, const NDArray& b) { return tensordot(ravel(a), {}, ravel(b), {}); }
 
 NDArray vdot(const NDArray& a_in, const NDArray& b_in) {
   const DType t = promote_types(a_in.dtype, b_in.dtype);

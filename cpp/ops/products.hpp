@@ -48,11 +48,10 @@ void row_reduce(RowOp op, double p, DType x_dtype, DType out_dtype, const Dims& 
 NDArray matmul(const NDArray& a, const NDArray& b, const NDArray* out);
 // Sum over a[axes_a] * b[axes_b] pairwise; result dims = a's free dims then b's (tensordot).
 NDArray tensordot(const NDArray& a, const Dims& axes_a, const NDArray& b, const Dims& axes_b);
-// numpy.dot / numpy.vdot / numpy.inner / numpy.outer / numpy.kron / Array API vecdot.
+// numpy.dot / numpy.vdot / numpy.inner / numpy.kron / Array API vecdot.
 NDArray dot(const NDArray& a, const NDArray& b);
 NDArray vdot(const NDArray& a, const NDArray& b);
 NDArray inner(const NDArray& a, const NDArray& b);
-NDArray outer(const NDArray& a, const NDArray& b);
 NDArray kron(const NDArray& a, const NDArray& b);
 NDArray vecdot(const NDArray& a, const NDArray& b, int64_t axis);
 

@@ -94,8 +94,8 @@ def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
     ndarray
         ``out[i, j] = a[i] * b[j]``.
     """
-    if out is None:
-        return _core._outer(a, b)
+    # One elementwise product, as NumPy computes it: exact (signed zeros kept, which a
+    # rank-1 GEMM's 0 + a*b loses) and bound by the result's write anyway.
     a = a if isinstance(a, ndarray) else _core.asarray(a)
     b = b if isinstance(b, ndarray) else _core.asarray(b)
     return _ufuncs.multiply(a.reshape(-1)[:, None], b.reshape(-1)[None, :], out=out)
