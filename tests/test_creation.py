@@ -382,6 +382,26 @@ def test_eye_shapes(N, M, k):
 
 
 @gpu_test
+@pytest.mark.parametrize("k", [2**62, 2**63, -2**63 - 1, 2**100, -2**100, np.int64(-7),
+                               np.uint64(2**64 - 1)])
+def test_eye_offsets_beyond_the_matrix(k):
+    # Any Python or NumPy integer is an offset (NumPy reads it with operator.index); one
+    # past every shape selects no element.
+    assert_gpu_equal(gpuarr.eye(3, 5, k=k), np.eye(3, 5, k=k))
+    assert_gpu_equal(gpuarr.eye(0, k=k), np.eye(0, k=k))
+
+
+@gpu_test
+@pytest.mark.parametrize("k", [1.5, "1", None])
+def test_eye_offset_must_be_an_integer(k):
+    with pytest.raises(Exception) as expected:
+        np.eye(3, k=k)
+    with pytest.raises(Exception) as got:
+        gpuarr.eye(3, k=k)
+    assert_same_exception(got.value, expected.value, message=False)
+
+
+@gpu_test
 @dtypes
 @orders_cf
 @pytest.mark.parametrize("k", [-1, 0, 2])

@@ -2,6 +2,7 @@
 // the device fills behind arange and linspace.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -133,6 +134,19 @@ py::object new_full_like(py::handle proto, py::handle fill_value, py::handle dty
   py::object out = new_empty_like(proto, dtype, order, shape);
   assign_from_py(as_array(out).a, fill_value, ScalarCast::Unsafe);
   return out;
+}
+
+// eye's diagonal offset: any Python integer (operator.index, as NumPy), held to +-2^62 so
+// that an offset beyond every shape (NumPy accepts 2**63) selects no element and n - k,
+// m - k stay within int64.
+int64_t diagonal_offset(py::handle k_obj) {
+  py::object k = py::reinterpret_steal<py::object>(PyNumber_Index(k_obj.ptr()));
+  if (!k) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
+  constexpr int64_t kFar = int64_t{1} << 62;
+  if (overflow != 0) return overflow > 0 ? kFar : -kFar;
+  return std::clamp<int64_t>(v, -kFar, kFar);
 }
 
 py::object new_eye(int64_t n, py::handle m_obj, int64_t k, py::handle dtype, py::handle order) {
@@ -404,10 +418,11 @@ void bind_creation(py::module_& m) {
       "An array filled with fill_value with the shape and dtype of a (numpy.full_like).");
   m.def(
       "eye",
-      [](int64_t n, py::handle m_obj, int64_t k, py::handle dtype, py::handle order,
+      [](int64_t n, py::handle m_obj, py::handle k, py::handle dtype, py::handle order,
          py::handle device) {
+        const int64_t offset = diagonal_offset(k);
         DeviceScope scope(device_from_py(device));
-        return new_eye(n, m_obj, k, dtype, order);
+        return new_eye(n, m_obj, offset, dtype, order);
       },
       py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none(),
       py::arg("order") = "C", py::kw_only(), py::arg("device") = py::none(),
