@@ -2064,6 +2064,13 @@ STRICTER_THAN_NUMPY = {
     **{(n, "out:shape"): _ACCUMULATE_OUT for n in SPECS if n.endswith(".accumulate")},
     ("searchsorted", "sorter:oob"): "NumPy checks only the sorter entries its binary search "
                                     "visits, else searches an invalid permutation",
+    ("eye", "k:float"): "NumPy accepts a float offset only when it misses the matrix and "
+                        "raises TypeError otherwise; gpuarr raises for every float",
+    ("broadcast_arrays", "arr2:pyint"): "an integer beyond int64 makes NumPy an object array, "
+                                        "a dtype gpuarr does not have",
+    ("kaiser", "int:float"): "NumPy computes a window of ceil(M) points from a float M, "
+                             "with NaN where the formula leaves [0, M-1]; gpuarr refuses a "
+                             "float M",
 }
 
 
