@@ -585,3 +585,29 @@ def test_choose(rng, mode_):
     np.testing.assert_array_equal(gpuarr.asnumpy(got), idx.choose(choices, mode=mode_))
     with pytest.raises(ValueError):
         gpuarr.asarray(idx + 3).choose([gpuarr.asarray(c) for c in choices])
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex64", "bool"])
+def test_astype_none_is_float64(dtype):
+    h = np.arange(6).reshape(2, 3).astype(dtype)
+    got = gpuarr.asarray(h).astype(None)
+    want = h.astype(None)
+    assert got.dtype == want.dtype == np.float64
+    np.testing.assert_array_equal(got.get(), want)
+
+
+@gpu_test
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
+@pytest.mark.parametrize("args", [(), (None,), ((),)], ids=["none", "None", "empty-tuple"])
+def test_transpose_empty_axes(shape, args):
+    h = np.arange(int(np.prod(shape))).reshape(shape)
+    d = gpuarr.asarray(h)
+    kind, want, _ = outcome(h.transpose, *args)
+    got_kind, got, _ = outcome(d.transpose, *args)
+    assert got_kind == kind, (got, want)
+    if kind == "ok":
+        assert got.shape == want.shape and got.strides == want.strides
+        np.testing.assert_array_equal(got.get(), want)
+    else:
+        assert_same_exception(got, want)

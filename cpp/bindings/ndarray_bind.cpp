@@ -125,7 +125,13 @@ void bind_ndarray(py::module_& m) {
                              })
       .def_property_readonly("T", [](py::handle self) { return transpose(self, {}); })
       .def("transpose", [](py::handle self, py::args axes) {
-        return transpose(self, axes_from_args(axes));
+        const Dims perm = axes_from_args(axes);
+        // No argument (or None) reverses the axes; an explicit empty tuple is a permutation of
+        // no axes, which only a 0-d array matches (NumPy's ValueError otherwise).
+        const bool given = axes.size() > 1 || (axes.size() == 1 && !axes[0].is_none());
+        if (given && perm.empty() && !self_array(self).a.shape.empty())
+          throw ValueError("axes don't match array");
+        return transpose(self, perm);
       })
       .def(
           "reshape",
@@ -177,7 +183,10 @@ void bind_ndarray(py::module_& m) {
                                 " according to the rule '" + casting + "'");
               }
             }
-            return to_device(self, dtype, copy, order, 0);
+            // dtype=None is float64, as NumPy's astype reads it (not "keep the dtype").
+            const py::object target =
+                dtype.is_none() ? numpy_dtype(DType::Float64) : py::reinterpret_borrow<py::object>(dtype);
+            return to_device(self, target, copy, order, 0);
           },
           py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = "unsafe",
           py::arg("subok") = py::none(), py::arg("copy") = true)
