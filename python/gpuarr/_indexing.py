@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as _np
 
-from gpuarr import _core
+from gpuarr import _core, _ufuncs
 from gpuarr._core import ndarray as _ndarray
 
 if TYPE_CHECKING:
@@ -105,7 +105,6 @@ def _last_writes(ind, v, size, mode):
     sequential loop leaves there (the last one), so that the device's unordered scatter
     gives NumPy's result with repeated indices; the indices keep their order (and mode
     'raise' its bounds check and message)."""
-    from gpuarr import _sorting, _ufuncs  # (they import this module)
     ind = _core.asarray(ind).astype(_np.int64)
     if mode == "wrap":
         target = _ufuncs.remainder(ind, size)
@@ -113,10 +112,10 @@ def _last_writes(ind, v, size, mode):
         target = _ufuncs.minimum(_ufuncs.maximum(ind, 0), size - 1)
     else:  # out-of-range indices are refused later, whatever their target here
         target = _core._where3(_ufuncs.less(ind, 0), _ufuncs.add(ind, size), ind)
-    order = _sorting.argsort(target, kind="stable")
+    order = _core._argsort(target, 0)  # stable: equal targets keep ind's order
     sorted_target = target[order]
     # In sorted order, the last of each run of equal targets is the last write in ind's.
-    last = _ufuncs.subtract(_sorting.searchsorted(sorted_target, sorted_target, side="right"), 1)
+    last = _ufuncs.subtract(_core._searchsorted(sorted_target, sorted_target, True, None), 1)
     values = _core.empty_like(v)
     values[order] = v[order[last]]
     return ind, values
