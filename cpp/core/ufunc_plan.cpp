@@ -97,6 +97,49 @@ void widen_comparison(const UfuncCall& c, PromotionOperand* promo, UfuncPlan& pl
   }
 }
 
+// NumPy checks the inputs against `casting` once the loop is chosen: arrays, NumPy scalars
+// and Python bools as dtypes ("Cannot cast ufunc 'add' input 0 from dtype('int8') to
+// dtype('int16') with casting rule 'no'"); a Python int, float or complex follows the loop
+// except under 'equiv', where it goes only into its default dtype (int64, float64,
+// complex128), unless a comparison takes the Python int exactly.
+void check_input_casting(const UfuncCall& c, const UfuncLoopTypes& loop) {
+  const UfuncInfo& u = *c.ufunc;
+  for (int k = 0; k < u.nin; ++k) {
+    const PromotionOperand& p = c.inputs[k].promo;
+    const DType in = loop.in[k];
+    if (p.weak == WeakKind::None || p.weak == WeakKind::Bool) {
+      if (!can_cast(p.dtype, in, c.casting))
+        throw TypeError(ufunc_cast_error(u.name, false, k, p.dtype, in, c.casting));
+      continue;
+    }
+    if (c.casting != Casting::Equiv) continue;
+    if (p.weak == WeakKind::Int && u.has(kUfuncComparison)) continue;
+    const DType natural = p.weak == WeakKind::Int     ? DType::Int64
+                          : p.weak == WeakKind::Float ? DType::Float64
+                                                      : DType::Complex128;
+    if (in == natural) continue;
+    const char* what = p.weak == WeakKind::Int     ? "int"
+                       : p.weak == WeakKind::Float ? "float"
+                                                   : "complex";
+    throw TypeError(std::string("cannot cast Python ") + what + " to " + name(in) +
+                    " under the casting rule 'equiv'");
+  }
+}
+
+// NumPy converts a Python int to the loop's integer input when it resolves the loop, so a
+// value out of range is its OverflowError before any shape or `out` error.
+void check_int_scalars(const UfuncCall& c, const UfuncLoopTypes& loop) {
+  const UfuncInfo& u = *c.ufunc;
+  if (u.has(kUfuncLogical)) return;  // its truth value is taken
+  for (int k = 0; k < u.nin; ++k) {
+    const UfuncOperand& op = c.inputs[k];
+    if (is_array(op) || weak_int_fits(op, loop.in[k])) continue;
+    if (op.int_overflow) c_long_overflow();
+    throw std::overflow_error("Python integer " + std::to_string(op.int_value) +
+                              " out of bounds for " + name(loop.in[k]));
+  }
+}
+
 // The broadcast shape of the array inputs (0-d without any).
 void broadcast_inputs(const UfuncCall& c, Dims& shape) {
   const Dims* shapes[kMaxUfuncInputs];
@@ -184,6 +227,10 @@ UfuncPlan plan_ufunc_call(const UfuncCall& c) {
     }
   }
   const UfuncLoopTypes& loop = u.loop_types[plan.loop];
+  if (!u.has(kUfuncWhereSelect)) {
+    check_input_casting(c, loop);
+    check_int_scalars(c, loop);
+  }
   if (nin == 2 && u.has(kUfuncNonnegativeIntExponent) && is_integer(loop.in[1]) &&
       !is_array(c.inputs[1]) && c.inputs[1].negative)
     throw ValueError("Integers to negative integer powers are not allowed.");

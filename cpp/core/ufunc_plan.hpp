@@ -81,9 +81,9 @@ struct UfuncPlan {
 };
 
 // Plans `call`. Throws TypeError and ValueError with NumPy's messages, and
-// std::overflow_error (Python's OverflowError) where NumPy reads a Python int as a C long.
-// Converting scalars to the loop's types (and NumPy's errors for values out of range) is
-// left to the caller.
+// std::overflow_error (Python's OverflowError) for a Python int out of the range of the
+// loop's integer input (before the shape and out= errors, as NumPy). Converting the
+// scalars to the loop's types is left to the caller.
 UfuncPlan plan_ufunc_call(const UfuncCall& call);
 
 // The input a fresh result is laid out like (order 'K'): the first array of the result's

@@ -84,17 +84,25 @@ int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
   };
 
   if (dtype) {
-    // A forced dtype names the loop: the first whose output is `dtype`, with inputs the
-    // operands can be cast to under `casting`.
+    // NumPy reads dtype= as the outputs' dtype only (signature (None, ..., dtype)). Its
+    // loop: the first whose output is `dtype` and whose inputs the operands cast to under
+    // `casting` capped at 'safe' (equal(complex64, 1, dtype=bool) takes 'FF->?'); failing
+    // that, the homogeneous loop (dtype, ..., dtype) with the inputs cast under `casting`
+    // itself, or NumPy's TypeError when there is none (isnan(x, dtype=float64)).
+    const Casting input_casting = casting < Casting::Safe ? casting : Casting::Safe;
+    for (size_t i = 0; i < loops.size(); ++i) {
+      if (loops[i].out != *dtype) continue;
+      bool ok = true;
+      for (int k = 0; k < u.nin && ok; ++k)
+        ok = ops[k].weak == WeakKind::None ? can_cast(eff[k], loops[i].in[k], input_casting)
+                                           : takes(k, loops[i].in[k]);
+      if (ok) return static_cast<int>(i);
+    }
     for (size_t i = 0; i < loops.size(); ++i) {
       if (loops[i].out != *dtype) continue;
       bool homogeneous = true;
       for (int k = 0; k < u.nin; ++k) homogeneous &= loops[i].in[k] == loops[i].out;
-      if (!homogeneous) {
-        bool ok = true;
-        for (int k = 0; k < u.nin; ++k) ok &= takes(k, loops[i].in[k]);
-        if (!ok) continue;
-      }
+      if (!homogeneous) continue;
       for (int k = 0; k < u.nin; ++k) {
         if (ops[k].weak != WeakKind::None) continue;  // Python scalars follow the loop
         if (!can_cast(eff[k], loops[i].in[k], casting)) {
@@ -103,7 +111,8 @@ int resolve_ufunc_loop(const UfuncSignature& u, const PromotionOperand* ops,
       }
       return static_cast<int>(i);
     }
-    no_loop(u, casting_name(casting));
+    throw TypeError(std::string("No loop matching the specified signature and casting was "
+                                "found for ufunc ") + u.name);
   }
 
   if (u.resolver == UfuncResolver::TrueDivide) {

@@ -41,8 +41,9 @@ struct UfuncSignature {
   const std::vector<UfuncLoopTypes>* loops;
 };
 
-// Index of the loop for these operands. `dtype` forces the loop's output (and, for
-// loops whose inputs equal their output, the inputs), checked against `casting`.
+// Index of the loop for these operands. `dtype` forces the loop's output: the first loop
+// with that output whose inputs the operands cast to safely (or under `casting` when it is
+// stricter), else the homogeneous loop of `dtype`, its inputs checked against `casting`.
 // Throws TypeError with NumPy's messages.
 int resolve_ufunc_loop(const UfuncSignature& ufunc, const PromotionOperand* operands,
                        std::optional<DType> dtype, Casting casting);

@@ -284,11 +284,18 @@ TEST(UfuncPlan, WeakScalarsTakeTheArraysDtype) {
     Call c{&u.add, std::move(in)};
     return loop_of(c, c.plan()).out;
   };
-  // int8 + 1000 and uint8 + -1 stay in the array's dtype; converting the Python int to it
-  // is what raises NumPy's OverflowError ("Python integer 1000 out of bounds for int8").
-  EXPECT_EQ(out_dtype({i8.desc(), weak_int(1000)}), D::Int8);
-  EXPECT_EQ(out_dtype({u8.desc(), weak_int(-1)}), D::UInt8);
-  const UfuncPlan p = Call({&u.add, {i8.desc(), weak_int(1000)}}).plan();
+  // int8 + 1000 and uint8 + -1 stay in the array's dtype, which cannot hold the Python int:
+  // NumPy's OverflowError when it resolves the loop, before any shape or out= error.
+  EXPECT_EQ(error_of<std::overflow_error>([&] { out_dtype({i8.desc(), weak_int(1000)}); }),
+            "Python integer 1000 out of bounds for int8");
+  EXPECT_EQ(error_of<std::overflow_error>([&] { out_dtype({u8.desc(), weak_int(-1)}); }),
+            "Python integer -1 out of bounds for uint8");
+  const TestArray o4(D::Float64, {4});
+  Call bad_out{&u.add, {u8.desc(), huge_int(+1, false)}};
+  bad_out.out = &o4;
+  EXPECT_EQ(error_of<std::overflow_error>([&] { bad_out.plan(); }),
+            "Python int too large to convert to C long");
+  const UfuncPlan p = Call({&u.add, {i8.desc(), weak_int(100)}}).plan();
   EXPECT_EQ(p.use[1], UfuncInputUse::Scalar);
   EXPECT_EQ(out_dtype({f32.desc(), weak_float(1.0)}), D::Float32);
   EXPECT_EQ(out_dtype({f16.desc(), weak_float(1.0)}), D::Float16);
@@ -358,11 +365,41 @@ TEST(UfuncPlan, ComparisonsWithOutOfRangePythonInts) {
   Call bad{&u.less, {i8.desc(), weak_int(1000)}};
   bad.out_not_array = true;
   EXPECT_EQ(error_of<TypeError>([&] { bad.plan(); }), "return arrays must be of ArrayType");
-  // Not a comparison: no folding (the conversion reports the range error).
+  // Not a comparison: no folding, NumPy's range error.
   c = Call{&u.maximum, {i8.desc(), weak_int(1000)}};
-  p = c.plan();
-  EXPECT_FALSE(p.constant);
-  EXPECT_EQ(loop_of(c, p).out, D::Int8);
+  EXPECT_EQ(error_of<std::overflow_error>([&] { c.plan(); }),
+            "Python integer 1000 out of bounds for int8");
+}
+
+TEST(UfuncPlan, InputsAreCheckedAgainstTheCastingRule) {
+  const Ufuncs& u = ufuncs();
+  const TestArray i8(D::Int8, {3}), i16(D::Int16, {3}), f16(D::Float16, {3}),
+      f64(D::Float64, {3});
+  Call c{&u.add, {i8.desc(), i16.desc()}};
+  c.casting = Casting::No;
+  EXPECT_EQ(error_of<TypeError>([&] { c.plan(); }),
+            "Cannot cast ufunc 'add' input 0 from dtype('int8') to dtype('int16') with "
+            "casting rule 'no'");
+  c.casting = Casting::Safe;
+  EXPECT_NO_THROW(c.plan());
+  // Under 'equiv' a Python float goes only into float64 (NumPy's rule; 'no' lets it
+  // follow the loop), and a comparison takes a Python int whatever the loop.
+  Call m{&u.maximum, {f16.desc(), weak_float(2.0)}};
+  m.casting = Casting::Equiv;
+  EXPECT_EQ(error_of<TypeError>([&] { m.plan(); }),
+            "cannot cast Python float to float16 under the casting rule 'equiv'");
+  m.casting = Casting::No;
+  EXPECT_NO_THROW(m.plan());
+  m = Call{&u.maximum, {f64.desc(), weak_float(2.0)}};
+  m.casting = Casting::Equiv;
+  EXPECT_NO_THROW(m.plan());
+  Call cmp{&u.less, {i8.desc(), weak_int(2)}};
+  cmp.casting = Casting::Equiv;
+  EXPECT_NO_THROW(cmp.plan());
+  cmp = Call{&u.less, {f16.desc(), weak_float(2.0)}};
+  cmp.casting = Casting::Equiv;
+  EXPECT_EQ(error_of<TypeError>([&] { cmp.plan(); }),
+            "cannot cast Python float to float16 under the casting rule 'equiv'");
 }
 
 TEST(UfuncPlan, LogicalUfuncsReadTruthValues) {

@@ -109,3 +109,48 @@ TEST(UfuncResolveRules, LdexpExponentTakesPythonIntsAsIntegers) {
   EXPECT_EQ(loops[resolve_ufunc_loop(ldexp, forced, DType::Float32, Casting::SameKind)].in[1],
             DType::Int32);
 }
+
+// dtype= fixes the output only: a comparison takes the loop of the operands' own type
+// (its output is bool), not the bool loop; failing every loop with that output under safe
+// casting, the homogeneous loop of dtype under the call's casting rule.
+TEST(UfuncResolveRules, ForcedDtypeFixesTheOutputOnly) {
+  std::vector<UfuncLoopTypes> cmp;
+  for (DType d : {DType::Bool, DType::Int8, DType::UInt64, DType::Int64, DType::Float16,
+                  DType::Float64, DType::Complex64})
+    cmp.push_back({{d, d}, DType::Bool});
+  const UfuncSignature equal{"equal", 2, UfuncResolver::Default, &cmp};
+  auto in0 = [&](PromotionOperand a, PromotionOperand b, DType dtype, Casting casting) {
+    const PromotionOperand ops[] = {a, b};
+    return cmp[resolve_ufunc_loop(equal, ops, dtype, casting)].in[0];
+  };
+  EXPECT_EQ(in0(arr(DType::Complex64), py_int(), DType::Bool, Casting::SameKind),
+            DType::Complex64);
+  EXPECT_EQ(in0(arr(DType::Int8), arr(DType::Int8), DType::Bool, Casting::Unsafe),
+            DType::Int8);
+  EXPECT_EQ(in0(arr(DType::UInt64), arr(DType::Int64), DType::Bool, Casting::Unsafe),
+            DType::Float64);
+  EXPECT_EQ(in0(arr(DType::Complex64), py_int(), DType::Bool, Casting::No), DType::Complex64);
+  const PromotionOperand c64[] = {arr(DType::Complex64), py_int()};
+  try {
+    resolve_ufunc_loop(equal, c64, DType::Int8, Casting::SameKind);
+    FAIL() << "no error";
+  } catch (const TypeError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "No loop matching the specified signature and casting was found for ufunc "
+              "equal");
+  }
+  // The homogeneous loop under the call's rule.
+  const auto ints = integer_loops();
+  const UfuncSignature add{"add", 2, UfuncResolver::Default, &ints};
+  const PromotionOperand f64s[] = {arr(DType::Float64), arr(DType::Float64)};
+  EXPECT_EQ(ints[resolve_ufunc_loop(add, f64s, DType::Int8, Casting::Unsafe)].in[0],
+            DType::Int8);
+  try {
+    resolve_ufunc_loop(add, f64s, DType::Int8, Casting::SameKind);
+    FAIL() << "no error";
+  } catch (const TypeError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "Cannot cast ufunc 'add' input 0 from dtype('float64') to dtype('int8') with "
+              "casting rule 'same_kind'");
+  }
+}
