@@ -12,7 +12,7 @@ import _numpy_standin
 import gpuarr
 from _numpy_standin import DeviceArray, _device_op, check_same_outcome
 from conftest import requires_gpu
-from gpuarr import _ufuncs
+from gpuarr import _ufunc_methods
 
 
 class _StandinUfunc:
@@ -29,10 +29,10 @@ class _StandinUfunc:
         return r.view(DeviceArray) if isinstance(r, np.ndarray) else r
 
     def reduce(self, *args, **kwargs):
-        return _ufuncs._ufunc_reduce(self, *args, **kwargs)
+        return _ufunc_methods._ufunc_reduce(self, *args, **kwargs)
 
     def accumulate(self, *args, **kwargs):
-        return _ufuncs._ufunc_accumulate(self, *args, **kwargs)
+        return _ufunc_methods._ufunc_accumulate(self, *args, **kwargs)
 
 
 @pytest.fixture(params=["standin", pytest.param("device", marks=[pytest.mark.gpu, requires_gpu])])

@@ -535,11 +535,15 @@ class ufunc:
     def __repr__(self) -> str:
         ...
     def accumulate(self, array, axis = 0, dtype = None, out = None):
-        ...
+        """
+        ufunc.accumulate (NumPy's); out= must have the array's shape.
+        """
     def outer(self, A, B, **kwargs):
         ...
-    def reduce(self, array, axis = 0, dtype = None, out = None, keepdims = False, **kwargs):
-        ...
+    def reduce(self, array, axis = 0, dtype = None, out = None, keepdims = False, initial = ..., where = True):
+        """
+        ufunc.reduce (NumPy's): ``where=`` other than True is not supported.
+        """
     @property
     def nargs(self) -> int:
         ...
@@ -774,8 +778,6 @@ def _nvtx_pop() -> None:
     ...
 def _nvtx_push(arg0: str) -> None:
     ...
-def _outer(arg0: typing.Any, arg1: typing.Any) -> typing.Any:
-    ...
 def _plan_for_host_key(shape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], key: typing.Any) -> tuple:
     ...
 def _profiler_start() -> None:
@@ -912,7 +914,7 @@ def empty_like(a: typing.Any, dtype: typing.Any = None, order: typing.Any = 'K',
     """
     A new uninitialised array with the shape and dtype of a (numpy.empty_like).
     """
-def eye(N: typing.SupportsInt | typing.SupportsIndex, M: typing.Any = None, k: typing.SupportsInt | typing.SupportsIndex = 0, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
+def eye(N: typing.SupportsInt | typing.SupportsIndex, M: typing.Any = None, k: typing.Any = 0, dtype: typing.Any = None, order: typing.Any = 'C', *, device: typing.Any = None) -> typing.Any:
     """
     A 2-d array with ones on the k-th diagonal and zeros elsewhere (numpy.eye).
     """

@@ -26,6 +26,7 @@ from gpuarr import (
     _reductions,
     _shape_ops,
     _sorting,
+    _ufunc_methods,
     _ufuncs,
 )
 
@@ -384,9 +385,9 @@ _NDARRAY_METHODS = {
 }
 
 _UFUNC_METHODS = {
-    "reduce": _ufuncs._ufunc_reduce,
-    "accumulate": _ufuncs._ufunc_accumulate,
-    "outer": _ufuncs._ufunc_outer,
+    "reduce": _ufunc_methods._ufunc_reduce,
+    "accumulate": _ufunc_methods._ufunc_accumulate,
+    "outer": _ufunc_methods._ufunc_outer,
 }
 
 for _name, _value in _NDARRAY_METHODS.items():

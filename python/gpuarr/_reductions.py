@@ -560,35 +560,6 @@ def cumulative_prod(x: ArrayLike, /, *, axis: AxisLike = None, dtype: DTypeLike 
     return _cumulative(x, axis, dtype, include_initial, True, out)
 
 
-# --- ufunc.reduce / ufunc.accumulate -------------------------------------------------
-# They map onto the reductions above, which have the identity and empty-array rules NumPy's
-# reduce has for these ufuncs.
-_REDUCE = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
-           "logical_and": all, "logical_or": any, "fmax": nanmax, "fmin": nanmin}
-_ACCUMULATE = {"add": cumsum, "multiply": cumprod}
-
-
-def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, **kwargs):
-    fn = _REDUCE.get(self.__name__)
-    if self.nin != 2:
-        raise ValueError("reduce only supported for binary functions")
-    if fn is None:
-        raise TypeError(f"gpuarr does not implement reduce for ufunc '{self.__name__}'")
-    kw = {"axis": axis, "out": out, "keepdims": keepdims}
-    if dtype is not None:
-        kw["dtype"] = dtype
-    return fn(_as_array(array), **kw)
-
-
-def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
-    if self.nin != 2:
-        raise ValueError("accumulate only supported for binary functions")
-    fn = _ACCUMULATE.get(self.__name__)
-    if fn is None:
-        raise TypeError(f"gpuarr does not implement accumulate for ufunc '{self.__name__}'")
-    return fn(_as_array(array), axis=axis, dtype=dtype, out=out)
-
-
 __all__ = ["sum", "prod", "nansum", "nanprod", "max", "min", "amax", "amin", "nanmax", "nanmin",
            "ptp", "argmax", "argmin", "nanargmax", "nanargmin", "all", "any", "count_nonzero",
            "mean", "var", "std", "nanmean", "nanvar", "nanstd", "average", "cumsum", "cumprod",
