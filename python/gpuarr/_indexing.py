@@ -135,7 +135,7 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode="raise"):
     if n == 0 or v.shape[0] == 0:
         return None
     v = _cyclic(v, n)
-    if n > 1:
+    if n > 1 and v.shape[0] > 1:  # one value: every write to an element is the same
         ind, v = _last_writes(ind, v, a.size, mode)
     if a.flags.c_contiguous:
         _core._put_flat(_ravel(a), ind, v, mode)
