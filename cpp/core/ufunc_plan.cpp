@@ -101,7 +101,8 @@ void widen_comparison(const UfuncCall& c, PromotionOperand* promo, UfuncPlan& pl
 // and Python bools as dtypes ("Cannot cast ufunc 'add' input 0 from dtype('int8') to
 // dtype('int16') with casting rule 'no'"); a Python int, float or complex follows the loop
 // except under 'equiv', where it goes only into its default dtype (int64, float64,
-// complex128), unless a comparison takes the Python int exactly.
+// complex128), unless a comparison takes the Python int exactly or a logical ufunc its
+// truth value.
 void check_input_casting(const UfuncCall& c, const UfuncLoopTypes& loop) {
   const UfuncInfo& u = *c.ufunc;
   for (int k = 0; k < u.nin; ++k) {
@@ -114,6 +115,7 @@ void check_input_casting(const UfuncCall& c, const UfuncLoopTypes& loop) {
     }
     if (c.casting != Casting::Equiv) continue;
     if (p.weak == WeakKind::Int && u.has(kUfuncComparison)) continue;
+    if (u.has(kUfuncLogical)) continue;  // a logical ufunc takes the scalar's truth value
     const DType natural = p.weak == WeakKind::Int     ? DType::Int64
                           : p.weak == WeakKind::Float ? DType::Float64
                                                       : DType::Complex128;

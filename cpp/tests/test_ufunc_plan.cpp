@@ -400,6 +400,10 @@ TEST(UfuncPlan, InputsAreCheckedAgainstTheCastingRule) {
   cmp.casting = Casting::Equiv;
   EXPECT_EQ(error_of<TypeError>([&] { cmp.plan(); }),
             "cannot cast Python float to float16 under the casting rule 'equiv'");
+  // A logical ufunc takes the Python float's truth value, whatever the casting rule.
+  Call logical{&u.logical_and, {f16.desc(), weak_float(2.0)}};
+  logical.casting = Casting::Equiv;
+  EXPECT_NO_THROW(logical.plan());
 }
 
 TEST(UfuncPlan, LogicalUfuncsReadTruthValues) {
