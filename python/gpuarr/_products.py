@@ -323,6 +323,8 @@ def einsum(*operands, out: ndarray | None = None, optimize=False, dtype: DTypeLi
         layout = _einsum_view_layout(subscripts, ops[0].shape, ops[0].strides)
         if layout is not None:
             return _core._strided_view(ops[0], layout[0], layout[1], 0)
+    if dtype is not None:
+        _np.dtype(dtype)  # an unknown dtype is NumPy's TypeError before out='s checks
     if out is not None:
         _check_einsum_out(subscripts, ops, out)
     op_dtype = _einsum_dtype(ops, out, dtype, casting)
