@@ -101,12 +101,24 @@ ACCUMULATE = [
 ]
 
 
+def _numpy_reduce(name, a, kwargs):
+    if name == "arctan2" and kwargs == {"axis": 1, "keepdims": True}:
+        # NumPy 2.5's arctan2.reduce drops the middle elements of the axis
+        # (arctan2.reduce([2, 0, 3]) is arctan2(2, 3)): the definition, a left fold with
+        # NumPy's arctan2, is the reference.
+        r = a[:, :1]
+        for j in range(1, a.shape[1]):
+            r = np.arctan2(r, a[:, j:j + 1])
+        return r
+    return getattr(np, name).reduce(a.copy(), **kwargs)
+
+
 @pytest.mark.parametrize("name, a, kwargs", REDUCE)
 def test_reduce_as_numpy(mode, name, a, kwargs):
     check_same_outcome(
         mode, lambda: _ufunc(mode, name).reduce(_arg(mode, a), **{
             k: _arg(mode, v) for k, v in kwargs.items()}),
-        lambda: getattr(np, name).reduce(a.copy(), **kwargs),
+        lambda: _numpy_reduce(name, a, kwargs),
         ulps=4)
 
 
