@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import itertools
 import operator
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as _np
@@ -520,6 +521,12 @@ def rot90(m: ArrayLike, k=1, axes=(0, 1)) -> ndarray:
         raise ValueError("Axes must be different.")
     if axes[0] >= m.ndim or axes[0] < -m.ndim or axes[1] >= m.ndim or axes[1] < -m.ndim:
         raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
+    if not isinstance(k, (int, _np.integer)):
+        # NumPy 2.5 casts a non-integer k to an integer, with this warning
+        warnings.warn(f"Passing a value for k ({k}) that is not an integer type has been "
+                      "deprecated in NumPy 2.5. The value will be cast to an integer.  In the "
+                      "future this will be an error.", DeprecationWarning, stacklevel=2)
+        k = int(k)
     k %= 4
     if k == 0:
         return m[:]
