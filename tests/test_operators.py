@@ -11,6 +11,7 @@ import pytest
 import gpuarr as ga
 from conftest import (
     ALL_DTYPES,
+    array_api_floor_divide,
     assert_gpu_close,
     dtype_id,
     gpu_test,
@@ -49,17 +50,6 @@ def np_eval(fn, *args):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fn(*args)
-
-
-def array_api_floor_divide(a, b):
-    """NumPy's floor_divide, except where exactly one operand is infinite: the Array API
-    standard's table decides there, as gpuarr does (floor(a / b): inf // 2 is inf, 1 // -inf
-    is -0.0), where NumPy gives nan or -1.0."""
-    with np.errstate(all="ignore"):
-        q = np.floor_divide(a, b)
-        if q.dtype.kind != "f":
-            return q
-        return np.where(np.isinf(a) != np.isinf(b), np.divide(a, b), q).astype(q.dtype)
 
 
 def check(actual, expected, label=""):

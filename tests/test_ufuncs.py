@@ -13,7 +13,8 @@ import pytest
 
 import gpuarr as ga
 from gpuarr import _core
-from conftest import ALL_DTYPES, dtype_id, gpu_test, outcome, random_array, public_exception_type
+from conftest import (ALL_DTYPES, array_api_floor_divide, dtype_id, gpu_test, outcome,
+                      public_exception_type, random_array)
 
 UFUNCS = {n: u for n, u in sorted(_core._ufuncs.items()) if n != "where"}
 
@@ -165,17 +166,6 @@ def make_input(rng, name, pos, dtype, shape):
     if dtype.kind == "f":
         return real_input(rng, name, pos, dtype, shape)
     return complex_input(rng, name, pos, dtype, shape)
-
-
-def array_api_floor_divide(a, b):
-    """NumPy's floor_divide, except where exactly one operand is infinite: the Array API
-    standard's table decides there, as gpuarr does (floor(a / b): inf // 2 is inf, 1 // -inf
-    is -0.0), where NumPy gives nan or -1.0."""
-    with np.errstate(all="ignore"):
-        q = np.floor_divide(a, b)
-        if q.dtype.kind != "f":
-            return q
-        return np.where(np.isinf(a) != np.isinf(b), np.divide(a, b), q).astype(q.dtype)
 
 
 def numpy_call(name, *args, **kw):
