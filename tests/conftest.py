@@ -265,3 +265,18 @@ def array_api_floor_divide(a, b):
         if q.dtype.kind != "f":
             return q
         return np.where(np.isinf(a) != np.isinf(b), np.divide(a, b), q).astype(q.dtype)
+
+
+# NumPy before 2.5 gave x for float16's nextafter(x, y) when x == y, so nextafter(-0, +0) was
+# -0; from 2.5 on it gives y, as C's nextafter and NumPy's other dtypes do, and so does gpuarr.
+_HALF_NEXTAFTER_GIVES_X = np.lib.NumpyVersion(np.__version__) < "2.5.0.dev0"
+
+
+def numpy_nextafter(x, y):
+    """NumPy's nextafter, with the equal operands of a float16 loop giving y on any NumPy."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = np.nextafter(x, y)
+    if _HALF_NEXTAFTER_GIVES_X and r.dtype == np.float16:
+        r = np.where(np.equal(x, y), y, r).astype(r.dtype)
+    return r

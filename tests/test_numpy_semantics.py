@@ -19,8 +19,8 @@ import _device_standin
 import gpuarr
 from _numpy_standin import STANDIN, DeviceArray, _device_op, _ufunc
 from _products_util import check as products_check, data
-from conftest import (ALL_DTYPES, assert_same_exception, float_specials, gpu_test, outcome,
-                      public_exception_type)
+from conftest import (ALL_DTYPES, assert_same_exception, float_specials, gpu_test,
+                      numpy_nextafter, outcome, public_exception_type)
 from gpuarr import _products, _sorting
 
 FLOATS = ["float16", "float32", "float64"]
@@ -690,18 +690,6 @@ def _signbits_equal(got, expected, label):
                                   err_msg=label)
 
 
-# NumPy before 2.5 gave x for float16's nextafter(x, y) when x == y (so nextafter(-0, +0)
-# was -0); gpuarr gives y as C's nextafter and NumPy's other loops do (and NumPy from 2.5).
-_HALF_NEXTAFTER_GIVES_X = np.lib.NumpyVersion(np.__version__) < "2.5.0.dev0"
-
-
-def _numpy_nextafter(x, y):
-    r = _quiet(np.nextafter, x, y)
-    if _HALF_NEXTAFTER_GIVES_X and r.dtype == np.float16:
-        r = np.where(np.equal(x, y), y, r).astype(r.dtype)
-    return r
-
-
 @gpu_test
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_trunc_and_nextafter_at_zeros_and_infinities(dtype):
@@ -719,14 +707,14 @@ def test_trunc_and_nextafter_at_zeros_and_infinities(dtype):
     a = np.array([p[0] for p in pairs], dtype)
     b = np.array([p[1] for p in pairs], dtype)
     _signbits_equal(gpuarr.nextafter(gpuarr.asarray(a), gpuarr.asarray(b)),
-                    _numpy_nextafter(a, b), f"nextafter {dtype}")
+                    numpy_nextafter(a, b), f"nextafter {dtype}")
     # every special against every special, and 0-d operands
     s = float_specials(dtype)
     sx, sy = np.meshgrid(s, s)
     _signbits_equal(gpuarr.nextafter(gpuarr.asarray(sx), gpuarr.asarray(sy)),
-                    _numpy_nextafter(sx, sy), f"nextafter specials {dtype}")
+                    numpy_nextafter(sx, sy), f"nextafter specials {dtype}")
     _signbits_equal(gpuarr.nextafter(gpuarr.asarray(a[0]), gpuarr.asarray(b[0])),
-                    np.asarray(_numpy_nextafter(a[0:1], b[0:1])[0]), "0-d")
+                    np.asarray(numpy_nextafter(a[0:1], b[0:1])[0]), "0-d")
 
 
 # --- host: the Python-level logic with NumPy standing in for the device -------------------

@@ -13,7 +13,7 @@ import pytest
 
 import gpuarr as ga
 from gpuarr import _core
-from conftest import gpu_test, outcome, public_exception_type
+from conftest import gpu_test, numpy_nextafter, outcome, public_exception_type
 
 FLOATS = [np.float16, np.float32, np.float64]
 INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
@@ -26,19 +26,6 @@ def numpy_call(fn, *args, **kw):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fn(*args, **kw)
-
-
-# NumPy before 2.5 gave x for float16's nextafter(x, y) when x == y, so nextafter(-0, +0) was
-# -0; from 2.5 on it gives y, as C's nextafter and NumPy's other dtypes do, and so does gpuarr.
-_HALF_NEXTAFTER_GIVES_X = np.lib.NumpyVersion(np.__version__) < "2.5.0.dev0"
-
-
-def numpy_nextafter(x, y):
-    """NumPy's nextafter, with the equal operands of a float16 loop giving y on any NumPy."""
-    r = numpy_call(np.nextafter, x, y)
-    if _HALF_NEXTAFTER_GIVES_X and r.dtype == np.float16:
-        r = np.where(np.equal(x, y), y, r).astype(r.dtype)
-    return r
 
 
 def check(got, expected, *, rtol=0.0, name=""):
