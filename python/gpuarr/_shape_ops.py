@@ -52,7 +52,8 @@ def reshape(a: ArrayLike, /, shape: ShapeLike | None = None, order="C", *, newsh
         if order == "A":
             o = "F" if (a.flags.f_contiguous and not a.flags.c_contiguous) else "C"
         return a.copy(order=o).reshape(shape, order=order)
-    r = a.reshape(shape, order=order)
+    # positional when C order: a keyword costs pybind11 a dictionary walk per call
+    r = a.reshape(shape) if order == "C" else a.reshape(shape, order=order)
     if copy is False and r.size and not _is_view_of(r, a):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     return r
