@@ -217,7 +217,7 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     """Loads arrays from ``.npy`` / ``.npz`` files onto the current device.
 
     A ``.npy`` file gives a ``gpuarr.ndarray`` (Fortran-ordered when the file is); a
-    ``.npz`` file gives an :class:`NpzFile`, a lazy dict-like of device arrays to use as a
+    ``.npz`` file gives an ``NpzFile``, a lazy dict-like of device arrays to use as a
     context manager. ``mmap_mode`` is accepted and the data is read through to the device.
     Pickled files load only with ``allow_pickle=True``; NumPy arrays in them are moved to
     the device, other objects are returned as they are.

@@ -217,7 +217,7 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None,
     -------
     p : ndarray
         Coefficients, highest power first (one column per data set).
-    residuals, rank, singular_values, rcond
+    residuals, rank, singular_values, rcond : ndarray, int, ndarray, float
         With ``full=True``, as numpy.polyfit.
     V : ndarray
         With ``cov``, the covariance matrix of the coefficients.

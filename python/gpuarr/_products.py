@@ -261,17 +261,17 @@ def _matrix_vector(name, sig, x1, x2, out, axes, axis):
 
 def matvec(x1: ArrayLike, x2: ArrayLike, /, out: ndarray | None = None, *, axes=None,
            axis=None) -> ndarray:
-    """numpy.matvec (NumPy 2.2's gufunc ``(m,n),(n)->(m)``): matrix-vector products over the
-    last axes (or ``axes=``), broadcasting the leading ones; computed by matmul, ``out=``
+    """Matrix-vector products over the last axes (or ``axes=``), broadcasting the leading
+    ones (numpy.matvec, NumPy 2.2's gufunc ``(m,n),(n)->(m)``); computed by matmul, ``out=``
     filled from its result."""
     return _matrix_vector("matvec", "(m,n),(n)->(m)", x1, x2, out, axes, axis)
 
 
 def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: ndarray | None = None, *, axes=None,
            axis=None) -> ndarray:
-    """numpy.vecmat (NumPy 2.2's gufunc ``(n),(n,m)->(m)``): conj(x1) times the matrix x2
-    over the last axes (or ``axes=``), broadcasting the leading ones; computed by matmul,
-    ``out=`` filled from its result."""
+    """The vector x1, conjugated, times the matrix x2 over the last axes (or ``axes=``),
+    broadcasting the leading ones (numpy.vecmat, NumPy 2.2's gufunc ``(n),(n,m)->(m)``);
+    computed by matmul, ``out=`` filled from its result."""
     return _matrix_vector("vecmat", "(n),(n,m)->(m)", x1, x2, out, axes, axis)
 
 
