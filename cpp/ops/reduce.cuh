@@ -346,28 +346,55 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm
   check_launch("reduce_kernel (partials)");
 }
 
-// The max/min family (max, min and the NaN-skipping forms, argmax/argmin likewise): one
-// dispatch for both operator templates. The NaN-skipping forms only differ for inexact
-// types; for integers they are the plain ones.
-template <template <class, bool, bool> class Op, bool kIndexOut>
-void run_extremum_family(bool is_max, bool skip_nan, DType dtype, const ReductionPlan& p,
-                         const char* in, char* out, int64_t sms, cudaStream_t stream) {
+// NumPy's accumulator: int64/uint64 for integers and bool, float32 for float16 (stored back
+// as float16), the dtype itself otherwise.
+template <class T> struct SumAcc { using type = compute_t<T>; };
+template <> struct SumAcc<bool> { using type = int64_t; };
+template <> struct SumAcc<int8_t> { using type = int64_t; };
+template <> struct SumAcc<int16_t> { using type = int64_t; };
+template <> struct SumAcc<int32_t> { using type = int64_t; };
+template <> struct SumAcc<uint8_t> { using type = uint64_t; };
+template <> struct SumAcc<uint16_t> { using type = uint64_t; };
+template <> struct SumAcc<uint32_t> { using type = uint64_t; };
+template <class T> struct SumOut { using type = T; };
+template <> struct SumOut<bool> { using type = int64_t; };
+template <> struct SumOut<int8_t> { using type = int64_t; };
+template <> struct SumOut<int16_t> { using type = int64_t; };
+template <> struct SumOut<int32_t> { using type = int64_t; };
+template <> struct SumOut<uint8_t> { using type = uint64_t; };
+template <> struct SumOut<uint16_t> { using type = uint64_t; };
+template <> struct SumOut<uint32_t> { using type = uint64_t; };
+
+// Sums and products (and their NaN-skipping forms) in NumPy's accumulator and result types.
+template <template <class, bool> class Op>
+void run_sum_family(bool skip_nan, DType dtype, const ReductionPlan& p, const char* in, char* out,
+                    int64_t sms, cudaStream_t stream) {
+  dispatch_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using A = typename SumAcc<T>::type;
+    using O = typename SumOut<T>::type;
+    constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
+    if (inexact && skip_nan) run_reduction<Op<A, inexact>, T, O>(p, in, out, sms, stream);
+    else run_reduction<Op<A, false>, T, O>(p, in, out, sms, stream);
+  });
+}
+
+// The max/min family (max or min and its NaN-skipping form, argmax or argmin likewise): one
+// dispatch for both operator templates, one direction per file (reduce_max.cu, reduce_min.cu,
+// reduce_argmax.cu, reduce_argmin.cu). The NaN-skipping forms only differ for inexact types;
+// for integers they are the plain ones.
+template <template <class, bool, bool> class Op, bool kIndexOut, bool kIsMax>
+void run_extremum_family(bool skip_nan, DType dtype, const ReductionPlan& p, const char* in,
+                         char* out, int64_t sms, cudaStream_t stream) {
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     using Out = std::conditional_t<kIndexOut, int64_t, T>;
     constexpr bool inexact = !std::is_integral_v<C>;
-    auto run = [&](auto max_c, auto nan_c) {
-      run_reduction<Op<C, decltype(max_c)::value, inexact && decltype(nan_c)::value>, T, Out>(
-          p, in, out, sms, stream);
-    };
-    if (is_max) {
-      if (skip_nan) run(std::true_type{}, std::true_type{});
-      else run(std::true_type{}, std::false_type{});
-    } else {
-      if (skip_nan) run(std::false_type{}, std::true_type{});
-      else run(std::false_type{}, std::false_type{});
-    }
+    if (inexact && skip_nan)
+      run_reduction<Op<C, kIsMax, inexact>, T, Out>(p, in, out, sms, stream);
+    else
+      run_reduction<Op<C, kIsMax, false>, T, Out>(p, in, out, sms, stream);
   });
 }
 

@@ -52,10 +52,13 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
   const cudaStream_t stream = stream_for(out);
   // An empty reduced range leaves each output at the identity; only reductions with one
   // get here (the Python layer refuses max/min/argmax of empty ranges as NumPy does).
-  const bool done = launch_reduce_sums(kind, in.dtype, plan, in.data(), out.data(), sms, stream) ||
-                    launch_reduce_extrema(kind, in.dtype, plan, in.data(), out.data(), sms, stream) ||
-                    launch_reduce_args(kind, in.dtype, plan, in.data(), out.data(), sms, stream) ||
-                    launch_reduce_logical(kind, in.dtype, plan, in.data(), out.data(), sms, stream);
+  bool done = false;
+  for (ReduceLauncher launch : {launch_reduce_sums, launch_reduce_products, launch_reduce_max,
+                                launch_reduce_min, launch_reduce_argmax, launch_reduce_argmin,
+                                launch_reduce_logical}) {
+    done = launch(kind, in.dtype, plan, in.data(), out.data(), sms, stream);
+    if (done) break;
+  }
   if (!done) throw TypeError(std::string("reduction not supported for dtype ") + name(in.dtype));
   return out;
 }

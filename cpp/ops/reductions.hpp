@@ -25,11 +25,17 @@ DType reduce_result_dtype(ReduceKind kind, DType in);
 NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64_t>& axes,
                      bool keepdims);
 
-// One file per family of reductions instantiates the kernels; each returns false for kinds
-// it does not hold.
+// One file per family of reductions instantiates the kernels (small files keep each of nvcc's
+// compiles short, so that a parallel build uses every core); each returns false for kinds it
+// does not hold.
+using ReduceLauncher = bool (*)(ReduceKind, DType, const ReductionPlan&, const char* in, char* out,
+                                int64_t sm_count, cudaStream_t);
 bool launch_reduce_sums(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_extrema(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_args(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_products(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_max(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_min(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_argmax(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+bool launch_reduce_argmin(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
 bool launch_reduce_logical(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
 
 }  // namespace gpuarr

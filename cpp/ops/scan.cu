@@ -41,15 +41,6 @@ __global__ void scan_rows_kernel(const In* in, Out* out, int64_t rows, int64_t l
   }
 }
 
-template <class T> struct ScanAcc { using type = compute_t<T>; };
-template <> struct ScanAcc<bool> { using type = int64_t; };
-template <> struct ScanAcc<int8_t> { using type = int64_t; };
-template <> struct ScanAcc<int16_t> { using type = int64_t; };
-template <> struct ScanAcc<int32_t> { using type = int64_t; };
-template <> struct ScanAcc<uint8_t> { using type = uint64_t; };
-template <> struct ScanAcc<uint16_t> { using type = uint64_t; };
-template <> struct ScanAcc<uint32_t> { using type = uint64_t; };
-
 // NumPy's float16 scans round every partial result to float16 (so an overflow to inf, then
 // inf * 0 = NaN, happens as in NumPy); the float accumulator alone would stay finite.
 template <class Op> struct HalfRounded : Op {
@@ -112,9 +103,8 @@ void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(rows, 65535 * 8));
   dispatch_dtype(in_type, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using A = typename ScanAcc<T>::type;
-    using O = std::conditional_t<std::is_same_v<A, int64_t>, int64_t,
-                                 std::conditional_t<std::is_same_v<A, uint64_t>, uint64_t, T>>;
+    using A = typename SumAcc<T>::type;  // NumPy's accumulator and result, as for sums
+    using O = typename SumOut<T>::type;
     if (dtype_of<O>() != out_type) throw TypeError("scan: unexpected output dtype");
     constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
     auto run = [&](auto op_tag) {

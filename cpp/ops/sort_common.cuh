@@ -165,6 +165,35 @@ __device__ __forceinline__ bool less_nan_last(const T& a, const T& b) {
   }
 }
 
+// Segment offsets (row r spans [offsets[r], offsets[r + 1])) for CUB's segmented sorts of
+// nseg rows of n elements; none (null offsets) for one row.
+struct Segments {
+  std::shared_ptr<Memory> mem;
+  const int64_t* offsets = nullptr;
+};
+Segments make_segments(int64_t nseg, int64_t n, cudaStream_t stream);  // argsort.cu
+
+// Keys of the elements of each row, read directly or in the order perm (local indices).
+// Internal linkage: each file that launches it has its own copy of the kernel.
+namespace {
+template <class T, class K>
+__global__ void make_keys_kernel(const T* __restrict__ data, const int64_t* __restrict__ perm,
+                                 int64_t total, int64_t n, bool canonical, int part,
+                                 K* __restrict__ keys, int64_t* __restrict__ iota) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t local = i % n;
+    const int64_t src = perm ? (i - local) + perm[i] : i;
+    if constexpr (is_complex_v<T>) {
+      keys[i] = static_cast<K>(sort_key<T>(data[src], canonical, part));
+    } else {
+      keys[i] = real_key<T>(data[src], canonical);
+    }
+    if (iota) iota[i] = local;
+  }
+}
+}  // namespace
+
 inline void check_cub(cudaError_t status, const char* what) { check_cuda(status, what); }
 
 }  // namespace sortdev

@@ -42,13 +42,20 @@ struct UfuncDef : UfuncInfo {
 const std::vector<const UfuncDef*>& all_ufuncs();
 const UfuncDef* find_ufunc(const std::string& name);  // nullptr if unknown
 
-// The tables, one per ufunc_*.cu file (called once, in this order, by all_ufuncs()).
+// The tables, one per ufunc_*.cu file (called once, in this order, by all_ufuncs()). Each
+// file holds a few ufuncs: nvcc compiles one file on one core, so small files let a
+// parallel build spread the loops over every core.
 void add_arithmetic_ufuncs(std::vector<const UfuncDef*>& out);
+void add_division_ufuncs(std::vector<const UfuncDef*>& out);
 void add_unary_ufuncs(std::vector<const UfuncDef*>& out);
+void add_rounding_ufuncs(std::vector<const UfuncDef*>& out);
 void add_exp_log_ufuncs(std::vector<const UfuncDef*>& out);
 void add_trig_ufuncs(std::vector<const UfuncDef*>& out);
+void add_hyperbolic_ufuncs(std::vector<const UfuncDef*>& out);
 void add_comparison_ufuncs(std::vector<const UfuncDef*>& out);
-void add_logic_bit_ufuncs(std::vector<const UfuncDef*>& out);
+void add_extremum_ufuncs(std::vector<const UfuncDef*>& out);
+void add_logical_ufuncs(std::vector<const UfuncDef*>& out);
+void add_bitwise_ufuncs(std::vector<const UfuncDef*>& out);
 void add_ternary_ufuncs(std::vector<const UfuncDef*>& out);
 void add_special_ufuncs(std::vector<const UfuncDef*>& out);
 

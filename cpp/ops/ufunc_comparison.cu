@@ -10,10 +10,6 @@ void add_comparison_ufuncs(std::vector<const UfuncDef*>& out) {
   out.push_back(make_ufunc<LessEqual, 2, GA_ALL>("less_equal", R::Default, "Return the truth value of (x1 <= x2) element-wise.", kUfuncComparison | kUfuncTrueWhenLess));
   out.push_back(make_ufunc<Greater, 2, GA_ALL>("greater", R::Default, "Return the truth value of (x1 > x2) element-wise.", kUfuncComparison | kUfuncTrueWhenGreater));
   out.push_back(make_ufunc<GreaterEqual, 2, GA_ALL>("greater_equal", R::Default, "Return the truth value of (x1 >= x2) element-wise.", kUfuncComparison | kUfuncTrueWhenGreater));
-  out.push_back(make_ufunc<Maximum, 2, GA_ALL>("maximum", R::Default, "Element-wise maximum of array elements (NaNs propagate)."));
-  out.push_back(make_ufunc<Minimum, 2, GA_ALL>("minimum", R::Default, "Element-wise minimum of array elements (NaNs propagate)."));
-  out.push_back(make_ufunc<Fmax, 2, GA_ALL>("fmax", R::Default, "Element-wise maximum of array elements (NaNs ignored)."));
-  out.push_back(make_ufunc<Fmin, 2, GA_ALL>("fmin", R::Default, "Element-wise minimum of array elements (NaNs ignored)."));
 }
 
 }  // namespace gpuarr

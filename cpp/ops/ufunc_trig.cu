@@ -10,12 +10,6 @@ void add_trig_ufuncs(std::vector<const UfuncDef*>& out) {
   out.push_back(make_ufunc<Arcsin, 1, GA_INEXACT>("arcsin", R::Default, "Inverse sine, element-wise."));
   out.push_back(make_ufunc<Arccos, 1, GA_INEXACT>("arccos", R::Default, "Trigonometric inverse cosine, element-wise."));
   out.push_back(make_ufunc<Arctan, 1, GA_INEXACT>("arctan", R::Default, "Trigonometric inverse tangent, element-wise."));
-  out.push_back(make_ufunc<Sinh, 1, GA_INEXACT>("sinh", R::Default, "Hyperbolic sine, element-wise."));
-  out.push_back(make_ufunc<Cosh, 1, GA_INEXACT>("cosh", R::Default, "Hyperbolic cosine, element-wise."));
-  out.push_back(make_ufunc<Tanh, 1, GA_INEXACT>("tanh", R::Default, "Compute hyperbolic tangent element-wise."));
-  out.push_back(make_ufunc<Arcsinh, 1, GA_INEXACT>("arcsinh", R::Default, "Inverse hyperbolic sine element-wise."));
-  out.push_back(make_ufunc<Arccosh, 1, GA_INEXACT>("arccosh", R::Default, "Inverse hyperbolic cosine, element-wise."));
-  out.push_back(make_ufunc<Arctanh, 1, GA_INEXACT>("arctanh", R::Default, "Inverse hyperbolic tangent element-wise."));
   out.push_back(make_ufunc<Arctan2, 2, GA_FLOATS>("arctan2", R::Default, "Element-wise arc tangent of x1/x2 choosing the quadrant correctly."));
   out.push_back(make_ufunc<Hypot, 2, GA_FLOATS>("hypot", R::Default, "Given the legs of a right triangle, return its hypotenuse."));
   out.push_back(make_ufunc<Deg2rad, 1, GA_FLOATS>("deg2rad", R::Default, "Convert angles from degrees to radians."));

@@ -2,7 +2,7 @@
 
 namespace gpuarr {
 
-void add_logic_bit_ufuncs(std::vector<const UfuncDef*>& out) {
+void add_logical_ufuncs(std::vector<const UfuncDef*>& out) {
   using namespace ufn;
   out.push_back(make_ufunc<LogicalAnd, 2, GA_ALL>("logical_and", R::Default, "Compute the truth value of x1 AND x2 element-wise.", kUfuncLogical));
   out.push_back(make_ufunc<LogicalOr, 2, GA_ALL>("logical_or", R::Default, "Compute the truth value of x1 OR x2 element-wise.", kUfuncLogical));
@@ -13,12 +13,6 @@ void add_logic_bit_ufuncs(std::vector<const UfuncDef*>& out) {
   out.push_back(make_ufunc<Isfinite, 1, GA_ALL>("isfinite", R::Default, "Test element-wise for finiteness (not infinity and not Not a Number)."));
   out.push_back(make_ufunc<Signbit, 1, GA_FLOATS>("signbit", R::Default, "Returns element-wise True where signbit is set (less than zero)."));
   out.push_back(make_ufunc<Copysign, 2, GA_FLOATS>("copysign", R::Default, "Change the sign of x1 to that of x2, element-wise."));
-  out.push_back(make_ufunc<BitwiseAnd, 2, bool, GA_INTS>("bitwise_and", R::Default, "Compute the bit-wise AND of two arrays element-wise."));
-  out.push_back(make_ufunc<BitwiseOr, 2, bool, GA_INTS>("bitwise_or", R::Default, "Compute the bit-wise OR of two arrays element-wise."));
-  out.push_back(make_ufunc<BitwiseXor, 2, bool, GA_INTS>("bitwise_xor", R::Default, "Compute the bit-wise XOR of two arrays element-wise."));
-  out.push_back(make_ufunc<Invert, 1, bool, GA_INTS>("invert", R::Default, "Compute bit-wise inversion, or bit-wise NOT, element-wise."));
-  out.push_back(make_ufunc<LeftShift, 2, GA_INTS>("left_shift", R::Default, "Shift the bits of an integer to the left."));
-  out.push_back(make_ufunc<RightShift, 2, GA_INTS>("right_shift", R::Default, "Shift the bits of an integer to the right."));
 }
 
 }  // namespace gpuarr
