@@ -9,6 +9,7 @@ need none); each case runs in a fresh interpreter, since a loaded library stays 
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -298,3 +299,29 @@ def test_each_library_works_in_a_fresh_process():
     assert checks == dict.fromkeys(LIBRARIES, True)
     for name in LIBRARIES:
         assert paths[name] and os.path.exists(paths[name]), paths
+
+
+def test_nvrtc_builtins_come_from_nvrtcs_directory(tmp_path):
+    """NVRTC dlopens its builtins library by soname, which the system's search finds only in
+    a toolkit registered with ld.so: gpuarr loads the copy beside the NVRTC it loaded (a
+    wheel's), so that NVRTC neither fails without a toolkit nor mixes in the toolkit's."""
+    system = _system_libraries()
+    source = pathlib.Path(system["nvrtc"]).resolve().parent
+    builtins = sorted(f.name for f in source.iterdir()
+                      if re.fullmatch(r"libnvrtc-builtins\.so\.[0-9.]+", f.name))
+    if not builtins:
+        pytest.skip(f"no libnvrtc-builtins.so.* beside {system['nvrtc']}")
+    soname = min(builtins, key=lambda n: n.count("."))
+    major = int(os.path.basename(system["nvrtc"]).split(".so.")[1])
+    lib = tmp_path / "site-packages" / f"nvidia/cu{major}/lib"
+    lib.mkdir(parents=True)
+    nvrtc = os.path.basename(system["nvrtc"])
+    shutil.copy(pathlib.Path(system["nvrtc"]).resolve(), lib / nvrtc)
+    shutil.copy((source / soname).resolve(), lib / soname)
+    out = run_python(MAPPED + """
+import json
+import gpuarr
+paths = gpuarr.cuda.library_paths(load=True)
+print(json.dumps([paths["nvrtc"], [m for m in mapped() if "nvrtc-builtins" in m]]))
+""", extra_path=[tmp_path / "site-packages"])
+    assert out == [str(lib / nvrtc), [str(lib / soname)]]

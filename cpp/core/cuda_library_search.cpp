@@ -42,6 +42,29 @@ std::string install_hint(const CudaLibraryInfo& lib, int cuda_major) {
 
 }  // namespace
 
+std::string cuda_library_companion(const CudaLibraryInfo& lib, const std::string& loaded_path,
+                                   const std::vector<std::string>& entries) {
+  if (lib.companion_prefix == nullptr) return "";
+  const auto slash = loaded_path.rfind('/');
+  if (slash == std::string::npos) return "";
+  const std::string prefix = lib.companion_prefix;
+  std::string best;
+  std::ptrdiff_t best_parts = 0;
+  for (const std::string& e : entries) {
+    if (e.size() <= prefix.size() || e.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string version = e.substr(prefix.size());
+    if (!std::all_of(version.begin(), version.end(),
+                     [](char ch) { return (ch >= '0' && ch <= '9') || ch == '.'; }))
+      continue;
+    const std::ptrdiff_t parts = std::count(version.begin(), version.end(), '.');
+    if (best.empty() || parts < best_parts || (parts == best_parts && e < best)) {
+      best = e;
+      best_parts = parts;
+    }
+  }
+  return best.empty() ? "" : loaded_path.substr(0, slash + 1) + best;
+}
+
 std::vector<CudaLibraryCandidate> cuda_library_candidates(const CudaLibraryInfo& lib,
                                                           const CudaLibrarySearch& search) {
   using Kind = CudaLibraryCandidate::Kind;

@@ -17,6 +17,10 @@ struct CudaLibraryInfo {
   const char* purpose;      // what gpuarr uses it for, for the message
   const char* pip_package;  // "nvidia-cublas"
   const char* wheel_dir;    // "cublas": nvidia/cublas/lib, the layout of older wheels
+  // A library it opens itself at run time, by soname, from no directory of its own: NVRTC
+  // dlopens "libnvrtc-builtins.so.<major>.<minor>", which the system's search finds only in
+  // a toolkit registered with ld.so (not in NVIDIA's wheels). nullptr for none.
+  const char* companion_prefix = nullptr;  // "libnvrtc-builtins.so."
 };
 
 struct CudaLibrarySearch {
@@ -42,6 +46,14 @@ struct CudaLibraryCandidate {
 // gpuarr was built with. No duplicates.
 std::vector<CudaLibraryCandidate> cuda_library_candidates(const CudaLibraryInfo& lib,
                                                           const CudaLibrarySearch& search);
+
+// The companion of a library loaded from `loaded_path` (lib.companion_prefix): the file of
+// that directory (`entries`: its file names) named prefix + version with the fewest
+// version parts, its soname ("libnvrtc-builtins.so.13.0", not "...so.13.0.88"); "" for
+// none. gpuarr loads it from there first, so that the library's own dlopen of the soname
+// finds the copy beside it instead of searching the system.
+std::string cuda_library_companion(const CudaLibraryInfo& lib, const std::string& loaded_path,
+                                   const std::vector<std::string>& entries);
 
 // The message of a library that could not be loaded: what it is for, how to install it,
 // where gpuarr looked, and each candidate that was there but failed (path, dlopen's error).

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <cufft.h>
 #include <cusolver_common.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <link.h>
 #include <unistd.h>
@@ -41,7 +42,7 @@ const CudaLibraryInfo* libraries() {
        "nvidia-cufft", "cufft"},
       {"nvrtc", "NVRTC", soname("nvrtc", kCudaMajor),
        "compiling generated kernels (fuse, ElementwiseKernel, RawKernel)", "nvidia-cuda-nvrtc",
-       "cuda_nvrtc"},
+       "cuda_nvrtc", "libnvrtc-builtins.so."},
   };
   return table;
 }
@@ -76,6 +77,25 @@ std::string loaded_from(void* handle, const std::string& fallback) {
   return fallback;
 }
 
+std::vector<std::string> directory_entries(const std::string& file) {
+  std::vector<std::string> out;
+  const auto slash = file.rfind('/');
+  if (slash == std::string::npos) return out;
+  if (DIR* d = opendir(file.substr(0, slash + 1).c_str())) {
+    while (const dirent* e = readdir(d)) out.emplace_back(e->d_name);
+    closedir(d);
+  }
+  return out;
+}
+
+// The companion the library will dlopen by soname (cuda_library_companion), loaded now from
+// the library's own directory and kept loaded. Best effort: without it the library's own
+// search applies, as it would without gpuarr.
+void load_companion(const CudaLibraryInfo& info, const std::string& path) {
+  const std::string companion = cuda_library_companion(info, path, directory_entries(path));
+  if (!companion.empty()) dlopen(companion.c_str(), RTLD_LAZY | RTLD_LOCAL);
+}
+
 void* open_library(const CudaLibraryInfo& info, std::string& path) {
   CudaLibrarySearch search;
   {
@@ -90,6 +110,7 @@ void* open_library(const CudaLibraryInfo& info, std::string& path) {
     dlerror();
     if (void* h = dlopen(c.path.c_str(), flags)) {
       path = loaded_from(h, c.path);
+      load_companion(info, path);
       return h;
     }
     const char* err = dlerror();

@@ -89,3 +89,21 @@ TEST(CudaLibrarySearch, MissingFunctionMessage) {
             "gpuarr calls: it is older than the CUDA 13 release gpuarr was built with. Upgrade "
             "it: pip install \"nvidia-cublas==13.*\" or install the CUDA 13 toolkit.");
 }
+
+TEST(CudaLibrarySearch, CompanionIsTheSonameBesideTheLoadedLibrary) {
+  CudaLibraryInfo nvrtc{"nvrtc", "NVRTC", "libnvrtc.so.13", "kernels", "nvidia-cuda-nvrtc",
+                        "cuda_nvrtc", "libnvrtc-builtins.so."};
+  const std::vector<std::string> entries = {
+      "libnvrtc.so.13", "libnvrtc-builtins.so.13.0.88", "libnvrtc-builtins.alt.so.13.0",
+      "libnvrtc-builtins.so.13.0", "libnvrtc-builtins.so", "libcublas.so.13"};
+  EXPECT_EQ(cuda_library_companion(nvrtc, "/venv/site-packages/nvidia/cu13/lib/libnvrtc.so.13",
+                                   entries),
+            "/venv/site-packages/nvidia/cu13/lib/libnvrtc-builtins.so.13.0");
+  // Only the full file name when the soname link is missing.
+  EXPECT_EQ(cuda_library_companion(nvrtc, "/t/lib/libnvrtc.so.13",
+                                   {"libnvrtc-builtins.so.13.0.88", "libnvrtc.so.13"}),
+            "/t/lib/libnvrtc-builtins.so.13.0.88");
+  EXPECT_EQ(cuda_library_companion(nvrtc, "/t/lib/libnvrtc.so.13", {"libnvrtc.so.13"}), "");
+  EXPECT_EQ(cuda_library_companion(nvrtc, "libnvrtc.so.13", entries), "");  // no directory
+  EXPECT_EQ(cuda_library_companion(cublas(), "/t/lib/libcublas.so.13", entries), "");
+}
