@@ -101,6 +101,24 @@ def test_baseline_table_takes_the_newest_run_with_cupy_per_group(tmp_path):
     assert "| g | w 2026-01-02 | 1.00 | 2.00 | - | us | 0.50x | - |" in table
 
 
+def test_a_group_with_a_summary_is_summarised_in_the_repository_readme(tmp_path):
+    from benchmarks.results import make_table
+    doc = _result_doc("2026-01-01", "sweep", True)
+    doc["summaries"] = {"sweep": "sweep summary: 1 rows\nrows above 1.0x CuPy (1, worst first):\n"
+                                 "    2.00x  w 2026-01-01"}
+    (tmp_path / "a.json").write_text(json.dumps(doc))
+    (tmp_path / "b.json").write_text(json.dumps(_result_doc("2026-01-01", "g", True)))
+    selection = make_table.load_kind(str(tmp_path))
+    texts = make_table.summaries(selection)
+    assert list(texts) == ["sweep"]
+    short = make_table.table(selection, summarized=texts) + make_table._summary_blocks(texts, True)
+    assert "| g |" in short and "| sweep |" not in short
+    assert "sweep summary: 1 rows" in short and "2.00x  w" not in short
+    assert "rows above 1.0x CuPy (1, worst first): listed in benchmarks/results/README.md" in short
+    full = make_table.table(selection) + make_table._summary_blocks(texts)
+    assert "| sweep |" in full and "2.00x  w 2026-01-01" in full
+
+
 def test_baseline_tables_are_current():
     """benchmarks/results/README.md and the README's table match the kept JSON files
     (after changing them: python -m benchmarks.results.make_table)."""

@@ -77,10 +77,19 @@ def _values(row):
     return [None if v is None else v / 1e3 for v in us], "ms"
 
 
-def table(selection):
+def summaries(selection):
+    """{group: summary text} of the groups whose run wrote one (the surface sweep's)."""
+    return {group: doc["summaries"][group] for group, doc, _rows in selection
+            if (doc.get("summaries") or {}).get(group)}
+
+
+def table(selection, summarized=()):
+    """The rows of every group, except those in ``summarized`` (shown by their summary)."""
     lines = ["| group | workload | gpuarr | CuPy | PyTorch | unit | gpuarr/CuPy | goal |",
              "|---|---|---|---|---|---|---|---|"]
     for group, _doc, rows in selection:
+        if group in summarized:
+            continue
         for r in rows:
             ratio = "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x"
             goal = r.get("goal") or "-"
@@ -109,18 +118,38 @@ def kinds():
                   if os.path.isdir(os.path.join(RESULTS_DIR, d)) and not d.startswith(("_", ".")))
 
 
+def _summary_blocks(texts, head_only=False):
+    """The summaries as text blocks; ``head_only``: up to the list of rows (for the
+    repository README, which points to the results README for the rest)."""
+    blocks = []
+    for group, text in texts.items():
+        lines = text.rstrip().splitlines()
+        if head_only:
+            cut = next((i for i, line in enumerate(lines) if line.startswith("rows above")),
+                       len(lines))
+            if cut < len(lines):
+                lines = lines[:cut] + [f"{lines[cut].rstrip(':')}: listed in "
+                                       "benchmarks/results/README.md"]
+        blocks.append(f"\n\n{group}:\n\n```text\n" + "\n".join(lines) + "\n```")
+    return "".join(blocks)
+
+
 def render():
-    """(results README text, {kind: table})."""
+    """(results README text, {kind: the repository README's table}). The repository README
+    shows a group with a summary (the surface sweep's hundreds of rows) by that summary; the
+    results README has its rows too."""
     parts, tables = [HEADER], {}
     for kind in kinds():
         selection = load_kind(os.path.join(RESULTS_DIR, kind))
         if not selection:
             continue
         doc = max((d for _g, d, _r in selection), key=lambda d: d.get("date") or "")
-        tables[kind] = table(selection)
+        texts = summaries(selection)
+        tables[kind] = table(selection, summarized=texts) + _summary_blocks(texts, True)
         parts.append(f"## {kind}: {doc.get('gpu') or '?'}\n\n"
                      f"{harness.format_versions(doc)} (of the newest file)\n\n"
-                     f"{tables[kind]}\n\nFiles:\n\n{sources(selection)}\n")
+                     f"{table(selection)}{_summary_blocks(texts)}\n\n"
+                     f"Files:\n\n{sources(selection)}\n")
     return "\n".join(parts), tables
 
 
