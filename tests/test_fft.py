@@ -159,7 +159,8 @@ def test_errors():
             fn(d, **kw)
         with pytest.raises(ValueError) as e_np:
             getattr(np.fft, fn.__name__)(np.ones(4), **kw)
-        assert str(e.value) == str(e_np.value)
+        # NumPy before 2.5.5 wrote '"backward","ortho"' in the forward transforms' message.
+        assert str(e.value) == str(e_np.value).replace('","', '", "')
     with pytest.raises(np.exceptions.AxisError):
         gpuarr.fft.fft(d, axis=1)
     with pytest.raises(TypeError):

@@ -11,6 +11,7 @@ indices) run NumPy itself on a handful of values so that the rules are NumPy's.
 
 from __future__ import annotations
 
+import functools
 import operator
 import warnings
 from collections import namedtuple
@@ -939,11 +940,23 @@ def _quantile_impl(a, q, axis, out, method, keepdims, weights, weak_q, out_rule=
                    keepdims)
 
 
+@functools.cache
+def _numpy_all_nan_first_slice_keeps_dtype():
+    """Whether this NumPy's nanquantile gives the result a's dtype when the first slice is
+    all NaN (apply_along_axis takes the first slice's dtype, and NumPy before 2.5.5 made an
+    all-NaN slice's NaN in a's dtype), rather than the quantile's dtype as for any other
+    slice (NumPy 2.5.5 on). Asked of NumPy once, on one element."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        h = _np.nanquantile(_np.full(1, _np.nan, _np.float32), _np.zeros(1))
+    return h.dtype == _np.float32
+
+
 def _nan_rows(a, axes_arg, nq, params):
     """Order statistics of each reduced slice of a float array over its non-NaN values.
     params(m) gives (prev, next, gamma, mode, out_dtype) for m values. Returns the
-    (nq, slices) result; all-NaN slices give NaN with NumPy's RuntimeWarning, and as with
-    NumPy (apply_along_axis), an all-NaN first slice makes the result a's dtype."""
+    (nq, slices) result; all-NaN slices give NaN with NumPy's RuntimeWarning, and an all-NaN
+    first slice makes the result a's dtype where the installed NumPy does so."""
     rows = _core._sorted_rows(a, axes_arg)
     counts_d = _core._nonnan_counts(rows)
     counts = counts_d.get()  # one small read: the warning and the per-size parameters
@@ -957,7 +970,8 @@ def _nan_rows(a, axes_arg, nq, params):
                                    cat(1, _np.int64), cat(2, _np.float64), mode, out_dtype)
     if counts.size and (counts == 0).any():
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-        if counts[0] == 0 and res.dtype != a.dtype:
+        if (counts[0] == 0 and res.dtype != a.dtype
+                and _numpy_all_nan_first_slice_keeps_dtype()):
             res = res.astype(a.dtype)
     return res
 

@@ -31,12 +31,16 @@ _SWAP_DIRECTION_MAP = {"backward": "forward", None: "forward",
                        "ortho": "ortho", "forward": "backward"}
 
 
+def _invalid_norm(norm):
+    return ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or '
+                      '"forward".')
+
+
 def _swap_direction(norm):
     try:
         return _SWAP_DIRECTION_MAP[norm]
     except KeyError:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward", '
-                         '"ortho" or "forward".') from None
+        raise _invalid_norm(norm) from None
 
 
 def _check_array(a):
@@ -75,8 +79,7 @@ def _norm_factor(norm, n, is_forward, dtype=_np.float64):
         return float(_np.reciprocal(_np.sqrt(n, dtype=real_dtype)))
     if norm == "forward":
         return float(_np.reciprocal(n, dtype=real_dtype))
-    raise ValueError(f'Invalid norm value {norm}; should be "backward",'
-                     '"ortho" or "forward".')
+    raise _invalid_norm(norm)
 
 
 def _fit_last(x, m, dtype):

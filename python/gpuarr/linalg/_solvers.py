@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 import warnings
 from collections import namedtuple
-from math import inf
+from math import inf, nan
 from typing import TYPE_CHECKING
 
 import numpy as _np
@@ -450,7 +450,7 @@ def cond(x: ArrayLike, p=None) -> ndarray:
         assert_stacked_square(x.shape)
         t = common_type(x.dtype)
         invx = _core._linalg_inv(_cast(x, t), False)
-        r = _la_norm(x, p) * _la_norm(invx, p)
+        r = _la_norm(x, p) * _inverse_norm(invx, p)
         r = r.astype(real_type(t))
     # nan -> inf unless x itself had nans (NumPy).
     nan_mask = _ufuncs.isnan(r)
@@ -462,6 +462,19 @@ def cond(x: ArrayLike, p=None) -> ndarray:
 
 def _la_norm(x, p):
     return _norms.norm(x, p, axis=(-2, -1))
+
+
+def _inverse_norm(invx, p):
+    """norm(inv(x), p) for cond. A singular x has an inverse with inf/NaN entries, whose
+    SVD (the 'nuc' norm) cuSOLVER does not converge on, where NumPy's LAPACK gives NaN or
+    raises, by version: such matrices get NaN here, which cond reports as inf."""
+    if p != "nuc":
+        return _la_norm(invx, p)
+    finite = _reductions.all(_ufuncs.isfinite(invx), axis=(-2, -1))
+    if bool(_reductions.all(finite)):
+        return _la_norm(invx, p)
+    safe = _indexing.where(finite[..., None, None], invx, 0).astype(invx.dtype)
+    return _indexing.where(finite, _la_norm(safe, p), nan)
 
 
 def lstsq(a: ArrayLike, b: ArrayLike, rcond=None):
