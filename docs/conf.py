@@ -121,34 +121,10 @@ def _untyped_signature(app, what, name, obj, options, signature, return_annotati
     return "(" + ", ".join(params) + ")", ""
 
 
-def _split_params(text):
-    """The parameters of an argument list, split at the commas outside brackets and quotes."""
-    parts, depth, quote, start, i = [], 0, None, 0, 0
-    while i < len(text):
-        c = text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c in "'\"":
-            quote = c
-        elif c in "([{<":
-            depth += 1
-        elif c in ")]}>" and depth:
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    last = text[start:].strip()
-    return parts + [last] if last else parts
-
-
-def _untyped_param(param):
-    """ "order: object = 'C'" -> "order='C'"; "x: object" -> "x"; "*" and "/" unchanged."""
-    depth, quote, colon, escaped = 0, None, None, False
-    for i, c in enumerate(param):
+def _top_level(text):
+    """(index, character) of the characters of ``text`` outside quotes and brackets."""
+    depth, quote, escaped = 0, None, False
+    for i, c in enumerate(text):
         if quote:
             if escaped:
                 escaped = False
@@ -158,13 +134,28 @@ def _untyped_param(param):
                 quote = None
         elif c in "'\"":
             quote = c
-        elif c in "([{":
+        elif c in "([{<":
             depth += 1
-        elif c in ")]}":
+        elif c in ")]}>" and depth:
             depth -= 1
-        elif depth == 0 and c == ":" and colon is None:
+        elif depth == 0:
+            yield i, c
+
+
+def _split_params(text):
+    """The parameters of an argument list, split at the commas outside brackets and quotes."""
+    cuts = [i for i, c in _top_level(text) if c == ","]
+    parts = [text[a + 1:b].strip() for a, b in zip([-1] + cuts, cuts + [len(text)])]
+    return parts if parts[-1] else parts[:-1]
+
+
+def _untyped_param(param):
+    """ "order: object = 'C'" -> "order='C'"; "x: object" -> "x"; "*" and "/" unchanged."""
+    colon = None
+    for i, c in _top_level(param):
+        if c == ":" and colon is None:
             colon = i
-        elif depth == 0 and c == "=":
+        elif c == "=":
             if colon is None:
                 return param
             return param[:colon].strip() + "=" + param[i + 1:].strip()

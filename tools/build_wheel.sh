@@ -87,7 +87,9 @@ built=$(ls "$raw"/gpuarr-*.whl)
 
 echo "== auditwheel repair"
 # Every CUDA library stays out of the wheel: the driver provides libcuda, NVIDIA's wheels
-# the others (site-packages/nvidia/cu13/lib), where gpuarr._core looks for them.
+# the others (site-packages/nvidia/cu13/lib), where gpuarr._core looks for them. The
+# extension links none of them (it dlopens them on first use); the excludes keep a library
+# linked by a later change from being copied in.
 "$PY" -m auditwheel repair -w dist \
   --exclude 'libcuda.so.*' \
   --exclude 'libcublas.so.*' --exclude 'libcublasLt.so.*' \
@@ -120,8 +122,9 @@ print(f"tag {d['sym_tag']}: the oldest manylinux policy that allows every versio
       f"the extension uses, the newest being {newest('GLIBC_')} and {newest('GLIBCXX_')} "
       f"(this machine: glibc {platform.libc_ver()[1]} and the libstdc++ of its GCC). It "
       "installs on Linux distributions at least that new; an older tag needs an older build "
-      "machine (a manylinux container with the CUDA toolkit). auditwheel show lists the CUDA "
-      "libraries as external: they are left out of the wheel on purpose.")
+      "machine (a manylinux container with the CUDA toolkit). No CUDA library is listed: "
+      "gpuarr links the CUDA runtime statically and loads cuBLAS, cuSOLVER, cuFFT and NVRTC "
+      "on first use, from NVIDIA's wheels.")
 EOF
 echo "== wheel: $wheel ($(du -h "$wheel" | cut -f1))"
 echo "install it with: $PY -m pip install $wheel"
