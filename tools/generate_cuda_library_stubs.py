@@ -17,7 +17,6 @@ found in --cuda-include, $CUDA_HOME/$CUDA_PATH, next to nvcc or in /usr/local/cu
 """
 
 import argparse
-import difflib
 import os
 import pathlib
 import re
@@ -256,18 +255,9 @@ def main():
     include_dir = cuda_include_dir(a.cuda_include)
     if include_dir is None:
         sys.exit("no CUDA toolkit headers found (--cuda-include DIR, or set CUDA_HOME)")
-    new = generate(include_dir)
-    if a.check:
-        old = TARGET.read_text() if TARGET.exists() else ""
-        if old != new:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), new.splitlines(True), str(TARGET), "generated"))
-            print("stale: run python tools/generate_cuda_library_stubs.py", file=sys.stderr)
-            sys.exit(1)
-        print(f"{TARGET.relative_to(ROOT)} is current")
-        return
-    TARGET.write_text(new)
-    print(f"wrote {TARGET.relative_to(ROOT)}")
+    from generated_file import write_or_check  # tools/, this script's directory
+    sys.exit(write_or_check(TARGET, generate(include_dir), a.check, ROOT,
+                            "python tools/generate_cuda_library_stubs.py"))
 
 
 if __name__ == "__main__":

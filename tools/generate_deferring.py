@@ -147,17 +147,9 @@ def generate():
 
 
 def main(argv):
-    text = generate()
-    if "--check" in argv:
-        if TARGET.read_text() != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run python tools/generate_deferring.py")
-            return 1
-        print(f"{TARGET.relative_to(ROOT)} is up to date")
-        return 0
-    TARGET.write_text(text)
-    print(f"wrote {TARGET.relative_to(ROOT)}")
-    return 0
-
+    from generated_file import write_or_check  # tools/, this script's directory
+    return write_or_check(TARGET, generate(), "--check" in argv, ROOT,
+                          "python tools/generate_deferring.py")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

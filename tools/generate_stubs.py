@@ -10,7 +10,6 @@ addresses or build paths) so that regenerating an unchanged build gives the same
 """
 
 import argparse
-import difflib
 import os
 import pathlib
 import re
@@ -102,21 +101,10 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="compare with the checked-in stub instead of writing it")
     args = parser.parse_args(argv)
-    text = generate()
-    rel = STUB.relative_to(ROOT)
-    if args.check:
-        old = STUB.read_text() if STUB.exists() else ""
-        if old != text:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), f"{rel} (checked in)",
-                f"{rel} (from the build)"))
-            sys.exit(f"{rel} is stale: the extension's bindings (or ndarray's Python-level "
-                     "methods) changed. Regenerate it with `python tools/generate_stubs.py` "
-                     "and commit it.")
-        print(f"{rel} is up to date")
-        return
-    STUB.write_text(text)
-    print(f"wrote {rel}")
+    from generated_file import write_or_check  # tools/, this script's directory
+    sys.exit(write_or_check(STUB, generate(), args.check, ROOT, "python tools/generate_stubs.py",
+                            "the extension's bindings (or ndarray's Python-level methods) "
+                            "changed"))
 
 
 if __name__ == "__main__":
