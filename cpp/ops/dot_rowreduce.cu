@@ -234,6 +234,8 @@ void dispatch_op(DType t, const RowArgs& r, cudaStream_t stream) {
                              is_cplx<T>::value;
     if constexpr (RowFn<T, OP>::kNorm && !inexact) {
       throw TypeError("norm reductions need a floating-point or complex array");
+    } else if constexpr (OP == RowOp::Dotc && !is_cplx<T>::value) {
+      launch_rows<RowFn<T, RowOp::Dot>>(r, stream);  // conjugation is the identity
     } else {
       launch_rows<RowFn<T, OP>>(r, stream);
     }

@@ -1,13 +1,12 @@
-// The elementwise engine's device half: one kernel template for every ufunc loop, with a
-// vectorised path for contiguous operands (16-byte accesses), a contiguous scalar path
-// and a strided path; Python scalars arrive by value. A ufunc's table instantiates it per
-// loop type (ufunc_*.cu).
+// The elementwise engine's device half: one kernel template for every ufunc loop, with
+// 16-byte vector accesses along contiguous rows and a strided path; Python scalars arrive
+// by value. A ufunc's table instantiates it per loop type (ufunc_*.cu); the host half that
+// plans a launch is one function for all loops (elementwise_launch.cu).
 #pragma once
 #include <cuda/std/complex>
 #include <cuda_fp16.h>
 
-#include <algorithm>
-#include <cstring>
+#include <atomic>
 #include <type_traits>
 #include <utility>
 
@@ -66,10 +65,15 @@ template <class T> constexpr DType dtype_of() {
   else return DType::Complex128;
 }
 
-// Rows: strided operands whose innermost (coalesced) dim is long: one block per row finds
-// the row's offsets once and walks the row with its inner strides, with no per-element
-// index division (row/column broadcasts such as x[:, None] - y run at bandwidth).
-enum class EwMode : int { Vector, Contiguous, Strided, Rows };
+// How a launch walks its elements. Flat: one dimension (after coalescing), one row that
+// the grid walks together. Rows: strided operands whose innermost
+// (coalesced) dim is long: one block per row finds the row's offsets once and walks the row
+// with its inner strides, with no per-element index division (row/column broadcasts such
+// as x[:, None] - y run at bandwidth). Strided: any other layout, each element's offsets
+// found by 32-bit index division. A launch of the Rows or Strided mode holds at most
+// INT32_MAX elements (the host cuts larger problems into pieces), so that the kernel
+// indexes in 32 bits and no 64-bit path is compiled for every loop.
+enum class EwMode : int { Flat, Rows, Strided };
 constexpr int64_t kEwRowsMinInner = 128;
 
 template <int NIN>
@@ -110,8 +114,7 @@ template <class T> __device__ __forceinline__ T scalar_of(const unsigned char* p
 }
 
 // Vector c (V elements) of every operand from its base pointer (a broadcast operand gives
-// its one value, b0 or bin), op applied, stored as one vector: the body of the Vector mode
-// and of the Rows mode's vector rows.
+// its one value, b0 or bin), op applied, stored as one vector.
 template <class L, class Out, int NIN, class In, class In0, class Op>
 __device__ __forceinline__ void vector_chunk(const Op& op, const EwArgs<NIN>& a, char* out,
                                              const char* const (&in)[NIN],
@@ -142,19 +145,20 @@ __device__ __forceinline__ void vector_chunk(const Op& op, const EwArgs<NIN>& a,
   reinterpret_cast<VecOf<Out, V>*>(out)[c] = res;
 }
 
-// One row of the Rows mode with 16-byte loads and stores, where every array operand is
-// contiguous along the row (16-byte aligned at the row's start) or broadcast along it
-// (stride 0, read once per row): x[:, None] - y and y + v then run at copy bandwidth,
-// where the element-at-a-time loop with 64-bit stride products reached ~65% of it.
-// Returns false (nothing done) where a row does not qualify.
+// Elements c0, c0 + cstep, ... of one row (`inner` elements along dim d, operand k
+// starting at data[k] + off[k]). Where every array operand is contiguous along the row
+// (16-byte aligned at the row's start) or broadcast along it (stride 0, read once), the
+// row goes in 16-byte vectors: x[:, None] - y and y + v then run at copy bandwidth, where
+// the element-at-a-time loop with stride products reached ~65% of it. The elements past
+// the last whole vector, and rows that do not qualify, go one at a time with the strides.
 template <class L, class Out, int NIN, class In, class In0, class Op>
-__device__ __forceinline__ bool rows_vector_step(const Op& op, const EwArgs<NIN>& a,
-                                                 const int64_t (&off)[NIN + 1], int d,
-                                                 int64_t inner) {
+__device__ __forceinline__ void row_loop(const Op& op, const EwArgs<NIN>& a,
+                                         const int64_t (&off)[NIN + 1], int d, int64_t inner,
+                                         int64_t c0, int64_t cstep) {
   constexpr int V = L::V;
-  if constexpr (V == 1) {
-    return false;
-  } else {
+  int64_t scalar_from = 0;
+  if constexpr (V > 1) {
+    bool vectorised = true;
     bool bcast[NIN];
     for (int k = 0; k <= NIN; ++k) {
       const int64_t size = k == 0 ? sizeof(Out) : (k == 1 ? sizeof(In0) : sizeof(In));
@@ -168,31 +172,34 @@ __device__ __forceinline__ bool rows_vector_step(const Op& op, const EwArgs<NIN>
       }
       if (a.s.strides[k][d] != size ||
           reinterpret_cast<uintptr_t>(a.s.data[k] + off[k]) % 16 != 0)
-        return false;
+        vectorised = false;
     }
-    // The broadcast values of this row (an operand of the other type than its slot is
-    // never read: `apply` asks operand 0 for In0 and the others for In).
-    In0 b0{};
-    In bin[NIN > 1 ? NIN - 1 : 1] = {};
-    if (bcast[0]) b0 = *reinterpret_cast<const In0*>(a.s.data[1] + off[1]);
+    if (vectorised) {
+      // The broadcast values of this row (an operand of the other type than its slot is
+      // never read: `apply` asks operand 0 for In0 and the others for In).
+      In0 b0{};
+      In bin[NIN > 1 ? NIN - 1 : 1] = {};
+      if (bcast[0]) b0 = *reinterpret_cast<const In0*>(a.s.data[1] + off[1]);
 #pragma unroll
-    for (int k = 1; k < NIN; ++k)
-      if (bcast[k]) bin[k - 1] = *reinterpret_cast<const In*>(a.s.data[k + 1] + off[k + 1]);
-    const char* in[NIN];
+      for (int k = 1; k < NIN; ++k)
+        if (bcast[k]) bin[k - 1] = *reinterpret_cast<const In*>(a.s.data[k + 1] + off[k + 1]);
+      const char* in[NIN];
 #pragma unroll
-    for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1] + off[k + 1];
-    const int64_t nv = inner / V;
-    for (int64_t c = threadIdx.x; c < nv; c += blockDim.x)
-      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0] + off[0], in, bcast, b0, bin, c);
-    for (int64_t j = nv * V + threadIdx.x; j < inner; j += blockDim.x) {
-      reinterpret_cast<Out*>(a.s.data[0] + off[0])[j] = L::apply(op, [&](int k, auto tag) {
-        using T = decltype(tag);
-        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-        const int64_t step = bcast[k] ? 0 : static_cast<int64_t>(sizeof(T));
-        return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1] + j * step);
-      });
+      for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1] + off[k + 1];
+      const int64_t nv = inner / V;
+      for (int64_t c = c0; c < nv; c += cstep)
+        vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0] + off[0], in, bcast, b0, bin, c);
+      scalar_from = nv * V;
     }
-    return true;
+  }
+  for (int64_t j = scalar_from + c0; j < inner; j += cstep) {
+    *reinterpret_cast<Out*>(a.s.data[0] + off[0] + j * a.s.strides[0][d]) =
+        L::apply(op, [&](int k, auto tag) {
+          using T = decltype(tag);
+          if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+          return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1] +
+                                             j * a.s.strides[k + 1][d]);
+        });
   }
 }
 
@@ -200,126 +207,52 @@ template <class Op, class Out, int NIN, class In, class In0>
 __global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
   using L = EwLoop<Op, Out, NIN, In, In0>;
   const Op op{};
-  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  const int64_t step = int64_t(gridDim.x) * blockDim.x;
-  if (a.mode == EwMode::Vector) {
-    constexpr int V = L::V;
-    const int64_t nv = n / V;
-    const char* in[NIN];
-    const bool none[NIN] = {};
-    const In0 b0{};
-    const In bin[NIN > 1 ? NIN - 1 : 1] = {};
-#pragma unroll
-    for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1];
-    for (int64_t c = tid; c < nv; c += step)
-      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0], in, none, b0, bin, c);
-    for (int64_t i = nv * V + tid; i < n; i += step) {
-      reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
-        using T = decltype(tag);
-        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-        return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
-      });
-    }
-  } else if (a.mode == EwMode::Contiguous) {
-    for (int64_t i = tid; i < n; i += step) {
-      reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
-        using T = decltype(tag);
-        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-        return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
-      });
-    }
-  } else if (a.mode == EwMode::Rows) {
-    const int d = a.s.ndim - 1;
-    const int64_t inner = a.s.shape[d];
-    const int64_t rows = n / inner;
-    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+  if (a.mode == EwMode::Strided) {
+    const uint32_t step = gridDim.x * blockDim.x;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
       int64_t off[NIN + 1];
-      element_offsets(a.s, r * inner, off);
-      if (rows_vector_step<L, Out, NIN, In, In0>(op, a, off, d, inner)) continue;
-      for (int64_t j = threadIdx.x; j < inner; j += blockDim.x) {
-        *reinterpret_cast<Out*>(a.s.data[0] + off[0] + j * a.s.strides[0][d]) =
-            L::apply(op, [&](int k, auto tag) {
-              using T = decltype(tag);
-              if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-              return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1] +
-                                                 j * a.s.strides[k + 1][d]);
-            });
-      }
-    }
-  } else if (n <= INT32_MAX) {
-    for (int64_t i = tid; i < n; i += step) {
-      int64_t off[NIN + 1];
-      element_offsets32(a.s, static_cast<uint32_t>(i), off);
+      element_offsets32(a.s, i, off);
       *reinterpret_cast<Out*>(a.s.data[0] + off[0]) = L::apply(op, [&](int k, auto tag) {
         using T = decltype(tag);
         if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
         return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1]);
       });
     }
-  } else {
-    for (int64_t i = tid; i < n; i += step) {
-      int64_t off[NIN + 1];
-      element_offsets(a.s, i, off);
-      *reinterpret_cast<Out*>(a.s.data[0] + off[0]) = L::apply(op, [&](int k, auto tag) {
-        using T = decltype(tag);
-        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-        return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1]);
-      });
-    }
+    return;
+  }
+  // Flat: one row of n elements, walked by the whole grid; Rows: row r by block r.
+  const bool flat = a.mode == EwMode::Flat;
+  const int d = a.s.ndim - 1;
+  const int64_t inner = flat ? n : a.s.shape[d];
+  const int64_t rows = flat ? 1 : n / inner;
+  const int64_t c0 = flat ? blockIdx.x * int64_t(blockDim.x) + threadIdx.x : threadIdx.x;
+  const int64_t cstep = flat ? int64_t(gridDim.x) * blockDim.x : blockDim.x;
+  for (int64_t r = flat ? 0 : blockIdx.x; r < rows; r += flat ? 1 : gridDim.x) {
+    int64_t off[NIN + 1] = {};
+    if (!flat) element_offsets32(a.s, static_cast<uint32_t>(r * inner), off);
+    row_loop<L, Out, NIN, In, In0>(op, a, off, d, inner, c0, cstep);
   }
 }
 
+// The host half of every loop's launch (elementwise_launch.cu): checks the operands'
+// layout, picks the mode and grid, and launches `kernel` (an elementwise_kernel whose
+// operands have these sizes and vector width).
+struct EwKernel {
+  const void* kernel;
+  std::atomic<void*>* handles;  // the kernel's driver handles (runtime/kernel_launch.hpp)
+  int out_size, in0_size, in_size, vector_width;
+};
+template <int NIN>
+void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
+                               const UfuncOperandView* ops, cudaStream_t stream);
+
 template <class Op, class Out, int NIN, class In, class In0>
 void launch_elementwise(const Dims& shape, const UfuncOperandView* ops, cudaStream_t stream) {
-  using L = EwLoop<Op, Out, NIN, In, In0>;
-  constexpr int N = NIN + 1;
-  constexpr int kThreads = 256;
-  const int64_t total = shape_size(shape);
-  if (total == 0) return;
-  EwArgs<NIN> args{};
-  const Dims zeros(shape.size(), 0);
-  std::array<const Dims*, N> strides;
-  std::array<char*, N> data;
-  bool contiguous = shape.size() <= 1;
-  bool aligned = true;
-  for (int k = 0; k < N; ++k) {
-    const UfuncOperandView& o = ops[k];
-    const bool scalar = k > 0 && o.is_scalar;
-    strides[k] = scalar ? &zeros : o.strides;
-    data[k] = scalar ? nullptr : o.data;
-    if (k > 0) {
-      args.is_scalar[k - 1] = scalar;
-      if (scalar) std::memcpy(args.scalar[k - 1], o.scalar, 16);
-    }
-    if (!scalar) {
-      const int64_t size = k == 0 ? sizeof(Out) : (k == 1 ? sizeof(In0) : sizeof(In));
-      if (shape.size() == 1 && (*o.strides)[0] != size) contiguous = false;
-      if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) aligned = false;
-    }
-  }
-  args.mode = !contiguous ? EwMode::Strided : (aligned && L::V > 1 && total >= L::V)
-                                                  ? EwMode::Vector
-                                                  : EwMode::Contiguous;
-  if (contiguous) {
-    args.s.ndim = 1;
-    args.s.shape[0] = total;
-    for (int k = 0; k < N; ++k) args.s.data[k] = data[k];
-    const int64_t work = args.mode == EwMode::Vector ? (total + L::V - 1) / L::V : total;
-    launch_kernel<&elementwise_kernel<Op, Out, NIN, In, In0>>(grid_for(work, kThreads),
-                                                              kThreads, 0, stream, args, total);
-    check_launch("elementwise_kernel");
-    return;
-  }
-  for_each_launch<N>(shape, strides, data, [&](const StridedArgs<N>& s, int64_t n) {
-    args.s = s;
-    const int64_t inner = s.ndim >= 2 ? s.shape[s.ndim - 1] : 0;
-    args.mode = inner >= kEwRowsMinInner ? EwMode::Rows : EwMode::Strided;
-    const dim3 grid = args.mode == EwMode::Rows
-                          ? dim3(static_cast<unsigned>(std::min<int64_t>(n / inner, 1 << 20)))
-                          : grid_for(n, kThreads);
-    launch_kernel<&elementwise_kernel<Op, Out, NIN, In, In0>>(grid, kThreads, 0, stream, args, n);
-    check_launch("elementwise_kernel");
-  });
+  static std::atomic<void*> handles[kMaxKernelHandleDevices];
+  const EwKernel k{reinterpret_cast<const void*>(&elementwise_kernel<Op, Out, NIN, In, In0>),
+                   handles, int(sizeof(Out)), int(sizeof(In0)), int(sizeof(In)),
+                   EwLoop<Op, Out, NIN, In, In0>::V};
+  launch_elementwise_kernel<NIN>(k, shape, ops, stream);
 }
 
 // Builds a UfuncDef whose loops are Op over each storage type in Ts (inputs all of that
@@ -336,6 +269,41 @@ template <class Op, class C> struct OpResult<Op, 3, C> {
                                                    std::declval<C>()));
 };
 
+// Ops whose result bits follow from the operands' bits alone, whether an integer is signed
+// or not (two's complement wraps; comparisons for equality; truth tests): a signed integer
+// loop of these runs the unsigned loop of its width, one kernel compiled for both.
+template <class Op> constexpr bool kSignBlind = false;
+#define GPUARR_SIGN_BLIND(OP) template <> constexpr bool kSignBlind<ufn::OP> = true;
+GPUARR_SIGN_BLIND(Add)
+GPUARR_SIGN_BLIND(Subtract)
+GPUARR_SIGN_BLIND(Multiply)
+GPUARR_SIGN_BLIND(Negative)
+GPUARR_SIGN_BLIND(Positive)
+GPUARR_SIGN_BLIND(Square)
+GPUARR_SIGN_BLIND(Conjugate)
+GPUARR_SIGN_BLIND(BitwiseAnd)
+GPUARR_SIGN_BLIND(BitwiseOr)
+GPUARR_SIGN_BLIND(BitwiseXor)
+GPUARR_SIGN_BLIND(Invert)
+GPUARR_SIGN_BLIND(Equal)
+GPUARR_SIGN_BLIND(NotEqual)
+GPUARR_SIGN_BLIND(LogicalAnd)
+GPUARR_SIGN_BLIND(LogicalOr)
+GPUARR_SIGN_BLIND(LogicalXor)
+GPUARR_SIGN_BLIND(LogicalNot)
+GPUARR_SIGN_BLIND(Isnan)
+GPUARR_SIGN_BLIND(Isinf)
+GPUARR_SIGN_BLIND(Isfinite)
+#undef GPUARR_SIGN_BLIND
+
+template <class Op, class T,
+          bool = kSignBlind<Op> && std::is_integral_v<T> && std::is_signed_v<T>>
+struct KernelTypeOf { using type = T; };
+template <class Op, class T> struct KernelTypeOf<Op, T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <class Op, class T> using KernelType = typename KernelTypeOf<Op, T>::type;
+
 template <class Op, int NIN, class... Ts>
 UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc,
                      UfuncRules rules = {}) {
@@ -343,12 +311,13 @@ UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc,
   def->functor = Op::name;
   auto add = [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    using R = typename OpResult<Op, NIN, C>::type;
-    using Out = typename OutStorage<T, R>::type;
+    using Out = typename OutStorage<T, typename OpResult<Op, NIN, compute_t<T>>::type>::type;
+    using K = KernelType<Op, T>;
+    using KOut = typename OutStorage<K, typename OpResult<Op, NIN, compute_t<K>>::type>::type;
+    static_assert(sizeof(KOut) == sizeof(Out), "a shared loop keeps the output's size");
     UfuncLoopTypes lt{{dtype_of<T>(), dtype_of<T>(), dtype_of<T>()}, dtype_of<Out>()};
     def->loop_types.push_back(lt);
-    def->launchers.push_back(&launch_elementwise<Op, Out, NIN, T, T>);
+    def->launchers.push_back(&launch_elementwise<Op, KOut, NIN, K, K>);
   };
   (add(TypeTag<Ts>{}), ...);
   return def;

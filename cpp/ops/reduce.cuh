@@ -2,33 +2,19 @@
 // accumulator, combine), two kernels: Inner (a block per output, threads along the reduced
 // range, cub::BlockReduce) and Outer (a thread per output, consecutive outputs adjacent in
 // memory). A reduced range split into chunks leaves partial accumulators that a second
-// launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
+// launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu;
+// a NaN-skipping form is the same instantiation with ReduceArgs::skip_nan set.
 #pragma once
 #include <cub/block/block_reduce.cuh>
 #include <cuda/std/complex>
 
 #include <limits>
 
-#include "core/errors.hpp"
-#include "core/reduction_plan.hpp"
-#include "runtime/kernel_launch.hpp"
-#include "runtime/memory.hpp"
 #include "ops/elementwise.cuh"
+#include "ops/reduce_launch.hpp"
 #include "ops/reductions.hpp"
 
 namespace gpuarr {
-
-constexpr int kReduceDims = 8;
-constexpr int kReduceThreads = 256;
-
-struct ReduceArgs {
-  const char* in;
-  int nk, nr;
-  int64_t kshape[kReduceDims], kstride[kReduceDims];
-  int64_t rshape[kReduceDims], rstride[kReduceDims];
-  int64_t n_out, n_reduce, chunks, chunk_len;
-  bool contiguous_reduce;  // one reduced dim with stride == element size
-};
 
 __device__ __forceinline__ int64_t dims_offset(int64_t i, int nd, const int64_t* shape,
                                                const int64_t* stride) {
@@ -84,50 +70,54 @@ template <class To, class From> __device__ __forceinline__ To acc_convert(From x
 }
 
 // ---- the reductions ------------------------------------------------------------------
-// Each: using Acc; identity(); map(compute value, flat reduced index); combine(a, b).
-template <class A, bool SkipNan> struct SumOp {
-  using Acc = A;
-  __device__ static Acc identity() { return Acc(0); }
-  template <class C> __device__ static Acc map(C x, int64_t) {
-    if constexpr (SkipNan) if (ufn::is_nan(x)) return Acc(0);
-    return acc_convert<Acc>(x);
+// Each: using Acc; identity(); map(compute value, flat reduced index); combine(a, b), with
+// skip_nan (the NaN-skipping form) read at run time: one instantiation serves both forms.
+struct NanRule {
+  bool skip_nan = false;
+  template <class C> __device__ bool skipped(C x) const {
+    if constexpr (std::is_integral_v<C>) return false;
+    else return skip_nan && ufn::is_nan(x);
   }
-  __device__ static Acc combine(Acc a, Acc b) { return ufn::Add{}(a, b); }
 };
-template <class A, bool SkipNan> struct ProdOp {
+template <class A> struct SumOp : NanRule {
   using Acc = A;
-  __device__ static Acc identity() { return Acc(1); }
-  template <class C> __device__ static Acc map(C x, int64_t) {
-    if constexpr (SkipNan) if (ufn::is_nan(x)) return Acc(1);
-    return acc_convert<Acc>(x);
+  __device__ Acc identity() const { return Acc(0); }
+  template <class C> __device__ Acc map(C x, int64_t) const {
+    return skipped(x) ? Acc(0) : acc_convert<Acc>(x);
   }
-  __device__ static Acc combine(Acc a, Acc b) { return ufn::Multiply{}(a, b); }
+  __device__ Acc combine(Acc a, Acc b) const { return ufn::Add{}(a, b); }
+};
+template <class A> struct ProdOp : NanRule {
+  using Acc = A;
+  __device__ Acc identity() const { return Acc(1); }
+  template <class C> __device__ Acc map(C x, int64_t) const {
+    return skipped(x) ? Acc(1) : acc_convert<Acc>(x);
+  }
+  __device__ Acc combine(Acc a, Acc b) const { return ufn::Multiply{}(a, b); }
 };
 // max/min propagate NaN; the nan-variants ignore it (their identity is NaN for floats,
 // so that an all-NaN slice stays NaN).
-template <class A, bool IsMax, bool SkipNan> struct ExtremumOp {
+template <class A, bool IsMax> struct ExtremumOp : NanRule {
   using Acc = A;
-  __device__ static Acc identity() {
+  static constexpr bool kInexact = !std::is_integral_v<A>;
+  __device__ Acc identity() const {
     if constexpr (std::is_same_v<A, bool>) return !IsMax;
-    else if constexpr (SkipNan) return quiet_nan_or<A>(IsMax ? lowest<A>() : highest<A>());
+    else if (kInexact && skip_nan) return quiet_nan_or<A>(IsMax ? lowest<A>() : highest<A>());
     else return IsMax ? lowest<A>() : highest<A>();
   }
-  template <class C> __device__ static Acc map(C x, int64_t) { return x; }
-  __device__ static Acc combine(Acc a, Acc b) {
-    if constexpr (SkipNan) return IsMax ? ufn::Fmax{}(a, b) : ufn::Fmin{}(a, b);
-    else return IsMax ? ufn::Maximum{}(a, b) : ufn::Minimum{}(a, b);
+  template <class C> __device__ Acc map(C x, int64_t) const { return x; }
+  __device__ Acc combine(Acc a, Acc b) const {
+    if (kInexact && skip_nan) return IsMax ? ufn::Fmax{}(a, b) : ufn::Fmin{}(a, b);
+    return IsMax ? ufn::Maximum{}(a, b) : ufn::Minimum{}(a, b);
   }
 };
 // argmax/argmin: the first index of the extremum; a NaN is the extremum (first NaN wins)
-// unless SkipNan, where NaNs are ignored and an all-NaN slice keeps index -1.
-template <class C, bool IsMax, bool SkipNan> struct ArgOp {
+// unless skip_nan, where NaNs are ignored and an all-NaN slice keeps index -1.
+template <class C, bool IsMax> struct ArgOp : NanRule {
   using Acc = ArgAcc<C>;
-  __device__ static Acc identity() { return {IsMax ? lowest<C>() : highest<C>(), -1}; }
-  __device__ static Acc map(C x, int64_t r) {
-    if constexpr (SkipNan) if (ufn::is_nan(x)) return identity();
-    return {x, r};
-  }
-  __device__ static Acc combine(Acc a, Acc b) {
+  __device__ Acc identity() const { return {IsMax ? lowest<C>() : highest<C>(), -1}; }
+  __device__ Acc map(C x, int64_t r) const { return skipped(x) ? identity() : Acc{x, r}; }
+  __device__ Acc combine(Acc a, Acc b) const {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
     const bool an = ufn::is_nan(a.v), bn = ufn::is_nan(b.v);
@@ -142,19 +132,26 @@ template <class C, bool IsMax, bool SkipNan> struct ArgOp {
     return a.i <= b.i ? a : b;
   }
 };
-template <bool IsAll> struct LogicalOp {
+template <bool IsAll> struct LogicalOp : NanRule {
   using Acc = bool;
-  __device__ static Acc identity() { return IsAll; }
-  template <class C> __device__ static Acc map(C x, int64_t) { return ufn::truthy(x); }
-  __device__ static Acc combine(Acc a, Acc b) { return IsAll ? (a && b) : (a || b); }
+  __device__ Acc identity() const { return IsAll; }
+  template <class C> __device__ Acc map(C x, int64_t) const { return ufn::truthy(x); }
+  __device__ Acc combine(Acc a, Acc b) const { return IsAll ? (a && b) : (a || b); }
 };
 
 // ---- kernels -------------------------------------------------------------------------
 template <class Op> struct CombineOp {
+  Op op;
   __device__ typename Op::Acc operator()(const typename Op::Acc& a, const typename Op::Acc& b) const {
-    return Op::combine(a, b);
+    return op.combine(a, b);
   }
 };
+
+template <class Op> __device__ __forceinline__ Op op_of(const ReduceArgs& a) {
+  Op op{};
+  op.skip_nan = a.skip_nan;
+  return op;
+}
 
 template <class Out, class Acc> __device__ __forceinline__ Out finish(const Acc& a) {
   return from_compute<Out>(a);
@@ -166,26 +163,26 @@ template <class Out, class C> __device__ __forceinline__ Out finish(const ArgAcc
 // Element r of the reduced range of output o, mapped to the accumulator. Partial mode
 // (In == Acc): the elements are accumulators already.
 template <class Op, class In, bool Partial>
-__device__ __forceinline__ typename Op::Acc load_mapped(const char* base, const ReduceArgs& a,
-                                                        int64_t r) {
+__device__ __forceinline__ typename Op::Acc load_mapped(const Op& op, const char* base,
+                                                        const ReduceArgs& a, int64_t r) {
   const char* p = a.contiguous_reduce ? base + r * int64_t(sizeof(In))
                                       : base + dims_offset(r, a.nr, a.rshape, a.rstride);
   if constexpr (Partial) return *reinterpret_cast<const typename Op::Acc*>(p);
-  else return Op::map(to_compute(*reinterpret_cast<const In*>(p)), r);
+  else return op.map(to_compute(*reinterpret_cast<const In*>(p)), r);
 }
 
 // Accumulates elements [r0, r1) of one contiguous row (thread-strided), 16-byte loads when
 // the row is aligned: the reduction of a row of floats is then one vector load per 4.
 template <class Op, class In, bool Partial>
-__device__ __forceinline__ typename Op::Acc accumulate_contiguous(const In* row, int64_t r0,
-                                                                  int64_t r1) {
+__device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, const In* row,
+                                                                  int64_t r0, int64_t r1) {
   using Acc = typename Op::Acc;
   constexpr int V = sizeof(In) >= 16 ? 1 : 16 / sizeof(In);
-  auto mapped = [](const In& x, int64_t r) -> Acc {
+  auto mapped = [&](const In& x, int64_t r) -> Acc {
     if constexpr (Partial) return x;
-    else return Op::map(to_compute(x), r);
+    else return op.map(to_compute(x), r);
   };
-  Acc acc0 = Op::identity(), acc1 = Op::identity();
+  Acc acc0 = op.identity(), acc1 = op.identity();
   int64_t r = r0;
   if constexpr (V > 1) {
     if (reinterpret_cast<uintptr_t>(row + r0) % 16 == 0) {
@@ -197,49 +194,52 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const In* row,
         const VecOf<In, V> v1 = pv[k + kReduceThreads];
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-          acc0 = Op::combine(acc0, mapped(v0.v[j], r0 + k * V + j));
-          acc1 = Op::combine(acc1, mapped(v1.v[j], r0 + (k + kReduceThreads) * V + j));
+          acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
+          acc1 = op.combine(acc1, mapped(v1.v[j], r0 + (k + kReduceThreads) * V + j));
         }
       }
       if (k < nv) {
         const VecOf<In, V> v0 = pv[k];
 #pragma unroll
-        for (int j = 0; j < V; ++j) acc0 = Op::combine(acc0, mapped(v0.v[j], r0 + k * V + j));
+        for (int j = 0; j < V; ++j) acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
       }
       r = r0 + nv * V;
     }
   }
   for (int64_t i = r + threadIdx.x; i < r1; i += kReduceThreads)
-    acc1 = Op::combine(acc1, mapped(row[i], i));
-  return Op::combine(acc0, acc1);
+    acc1 = op.combine(acc1, mapped(row[i], i));
+  return op.combine(acc0, acc1);
 }
 
+// Partial: the second pass, over the first pass's accumulators, always one contiguous
+// reduced dim (run_reduction_kernels lays them out so): no strided path is compiled.
 template <class Op, class In, class Out, bool Partial>
 __global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   using Acc = typename Op::Acc;
   using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
+  const Op op = op_of<Op>(a);
   const int64_t c = blockIdx.y;
   const int64_t r0 = c * a.chunk_len;
   const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
   for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
     Acc acc;
-    if (a.contiguous_reduce) {
-      acc = accumulate_contiguous<Op, In, Partial>(reinterpret_cast<const In*>(base), r0, r1);
+    if (Partial || a.contiguous_reduce) {
+      acc = accumulate_contiguous<Op, In, Partial>(op, reinterpret_cast<const In*>(base), r0, r1);
     } else {
-      Acc acc0 = Op::identity(), acc1 = Op::identity();
+      Acc acc0 = op.identity(), acc1 = op.identity();
       int64_t r = r0 + threadIdx.x;
       for (; r + kReduceThreads < r1; r += 2 * kReduceThreads) {
-        const Acc x0 = load_mapped<Op, In, Partial>(base, a, r);
-        const Acc x1 = load_mapped<Op, In, Partial>(base, a, r + kReduceThreads);
-        acc0 = Op::combine(acc0, x0);
-        acc1 = Op::combine(acc1, x1);
+        const Acc x0 = load_mapped<Op, In, Partial>(op, base, a, r);
+        const Acc x1 = load_mapped<Op, In, Partial>(op, base, a, r + kReduceThreads);
+        acc0 = op.combine(acc0, x0);
+        acc1 = op.combine(acc1, x1);
       }
-      if (r < r1) acc0 = Op::combine(acc0, load_mapped<Op, In, Partial>(base, a, r));
-      acc = Op::combine(acc0, acc1);
+      if (r < r1) acc0 = op.combine(acc0, load_mapped<Op, In, Partial>(op, base, a, r));
+      acc = op.combine(acc0, acc1);
     }
-    const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{});
+    const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
     if (threadIdx.x == 0) {
       if (a.chunks > 1) partial[o * a.chunks + c] = total;
       else reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
@@ -251,6 +251,7 @@ __global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* p
 template <class Op, class In, class Out, bool Partial>
 __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   using Acc = typename Op::Acc;
+  const Op op = op_of<Op>(a);
   const int64_t c = blockIdx.y;
   const int64_t r0 = c * a.chunk_len;
   const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
@@ -259,10 +260,10 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
     auto mapped = [&](const char* p, int64_t r) -> Acc {
       if constexpr (Partial) return *reinterpret_cast<const Acc*>(p);
-      else return Op::map(to_compute(*reinterpret_cast<const In*>(p)), r);
+      else return op.map(to_compute(*reinterpret_cast<const In*>(p)), r);
     };
-    Acc acc = Op::identity();
-    if (a.nr == 1) {
+    Acc acc = op.identity();
+    if (Partial || a.nr == 1) {
       // One reduced dim: walk it by pointer, four loads in flight per step.
       const int64_t st = a.rstride[0];
       const char* p = base + r0 * st;
@@ -270,80 +271,34 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
       for (; r + 4 <= r1; r += 4, p += 4 * st) {
         const Acc x0 = mapped(p, r), x1 = mapped(p + st, r + 1);
         const Acc x2 = mapped(p + 2 * st, r + 2), x3 = mapped(p + 3 * st, r + 3);
-        acc = Op::combine(Op::combine(acc, x0), x1);
-        acc = Op::combine(Op::combine(acc, x2), x3);
+        acc = op.combine(op.combine(acc, x0), x1);
+        acc = op.combine(op.combine(acc, x2), x3);
       }
-      for (; r < r1; ++r, p += st) acc = Op::combine(acc, mapped(p, r));
+      for (; r < r1; ++r, p += st) acc = op.combine(acc, mapped(p, r));
     } else {
       for (int64_t r = r0; r < r1; ++r)
-        acc = Op::combine(acc, mapped(base + dims_offset(r, a.nr, a.rshape, a.rstride), r));
+        acc = op.combine(acc, mapped(base + dims_offset(r, a.nr, a.rshape, a.rstride), r));
     }
     if (a.chunks > 1) partial[c * a.n_out + o] = acc;
     else reinterpret_cast<Out*>(out)[o] = finish<Out>(acc);
   }
 }
 
-// Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of
-// n_out elements of Out.
+// Runs one planned reduction (run_reduction_kernels, reduce_launch.hpp) with this op's
+// kernels; skip_nan selects the op's NaN-skipping form.
 template <class Op, class In, class Out>
-void run_reduction(const ReductionPlan& p, const char* in, char* out, int64_t sm_count,
+void run_reduction(const ReductionPlan& p, bool skip_nan, const char* in, char* out,
                    cudaStream_t stream) {
   using Acc = typename Op::Acc;
-  if (p.n_out == 0) return;
-  if (p.kept_shape.size() > kReduceDims || p.reduced_shape.size() > kReduceDims)
-    throw ValueError("gpuarr reductions support at most 8 non-mergeable dimensions per group");
-  ReduceArgs a{};
-  a.in = in;
-  a.nk = static_cast<int>(p.kept_shape.size());
-  a.nr = static_cast<int>(p.reduced_shape.size());
-  for (int d = 0; d < a.nk; ++d) { a.kshape[d] = p.kept_shape[d]; a.kstride[d] = p.kept_strides[d]; }
-  for (int d = 0; d < a.nr; ++d) { a.rshape[d] = p.reduced_shape[d]; a.rstride[d] = p.reduced_strides[d]; }
-  a.n_out = p.n_out;
-  a.n_reduce = p.n_reduce;
-  // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
-  a.chunk_len = std::max<int64_t>(64, ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64);
-  a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
-  a.contiguous_reduce = a.nr == 1 && a.rstride[0] == int64_t(sizeof(In));
-  std::shared_ptr<Memory> partial_mem;
-  Acc* partial = nullptr;
-  if (a.chunks > 1) {
-    partial_mem = allocate_device_memory(sizeof(Acc) * size_t(p.n_out) * size_t(a.chunks));
-    partial = static_cast<Acc*>(partial_mem->ptr());
-  }
-  const unsigned gy = static_cast<unsigned>(a.chunks);
-  if (p.strategy == ReduceStrategy::Inner) {
-    const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
-    launch_kernel<&reduce_inner_kernel<Op, In, Out, false>>(dim3(gx, gy), kReduceThreads, 0, stream, a, out, partial);
-  } else {
-    const unsigned gx = static_cast<unsigned>(std::min<int64_t>((p.n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
-    launch_kernel<&reduce_outer_kernel<Op, In, Out, false>>(dim3(gx, gy), kReduceThreads, 0, stream, a, out, partial);
-  }
-  check_launch("reduce_kernel");
-  if (a.chunks == 1) return;
-  // Second pass over the partial accumulators.
-  ReduceArgs b{};
-  b.in = reinterpret_cast<const char*>(partial);
-  b.nk = 1;
-  b.nr = 1;
-  b.kshape[0] = p.n_out;
-  b.rshape[0] = a.chunks;
-  b.n_out = p.n_out;
-  b.n_reduce = a.chunks;
-  b.chunks = 1;
-  b.chunk_len = a.chunks;
-  if (p.strategy == ReduceStrategy::Inner) {
-    b.kstride[0] = int64_t(sizeof(Acc)) * a.chunks;
-    b.rstride[0] = sizeof(Acc);
-    b.contiguous_reduce = true;
-    const unsigned gx = static_cast<unsigned>(std::min<int64_t>(p.n_out, 65535 * 16));
-    launch_kernel<&reduce_inner_kernel<Op, Acc, Out, true>>(dim3(gx, 1), kReduceThreads, 0, stream, b, out, nullptr);
-  } else {
-    b.kstride[0] = sizeof(Acc);
-    b.rstride[0] = int64_t(sizeof(Acc)) * p.n_out;
-    const unsigned gx = static_cast<unsigned>(std::min<int64_t>((p.n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
-    launch_kernel<&reduce_outer_kernel<Op, Acc, Out, true>>(dim3(gx, 1), kReduceThreads, 0, stream, b, out, nullptr);
-  }
-  check_launch("reduce_kernel (partials)");
+  static std::atomic<void*> handles[4][kMaxKernelHandleDevices];
+  const ReduceKernels k{{reinterpret_cast<const void*>(&reduce_inner_kernel<Op, In, Out, false>),
+                         reinterpret_cast<const void*>(&reduce_outer_kernel<Op, In, Out, false>),
+                         reinterpret_cast<const void*>(&reduce_inner_kernel<Op, Acc, Out, true>),
+                         reinterpret_cast<const void*>(&reduce_outer_kernel<Op, Acc, Out, true>)},
+                        {handles[0], handles[1], handles[2], handles[3]},
+                        int(sizeof(In)),
+                        int(sizeof(Acc))};
+  run_reduction_kernels(k, p, skip_nan, in, out, stream);
 }
 
 // NumPy's accumulator: int64/uint64 for integers and bool, float32 for float16 (stored back
@@ -366,35 +321,26 @@ template <> struct SumOut<uint16_t> { using type = uint64_t; };
 template <> struct SumOut<uint32_t> { using type = uint64_t; };
 
 // Sums and products (and their NaN-skipping forms) in NumPy's accumulator and result types.
-template <template <class, bool> class Op>
+template <template <class> class Op>
 void run_sum_family(bool skip_nan, DType dtype, const ReductionPlan& p, const char* in, char* out,
-                    int64_t sms, cudaStream_t stream) {
+                    cudaStream_t stream) {
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using A = typename SumAcc<T>::type;
-    using O = typename SumOut<T>::type;
-    constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
-    if (inexact && skip_nan) run_reduction<Op<A, inexact>, T, O>(p, in, out, sms, stream);
-    else run_reduction<Op<A, false>, T, O>(p, in, out, sms, stream);
+    run_reduction<Op<typename SumAcc<T>::type>, T, typename SumOut<T>::type>(p, skip_nan, in,
+                                                                             out, stream);
   });
 }
 
 // The max/min family (max or min and its NaN-skipping form, argmax or argmin likewise): one
 // dispatch for both operator templates, one direction per file (reduce_max.cu, reduce_min.cu,
-// reduce_argmax.cu, reduce_argmin.cu). The NaN-skipping forms only differ for inexact types;
-// for integers they are the plain ones.
-template <template <class, bool, bool> class Op, bool kIndexOut, bool kIsMax>
+// reduce_argmax.cu, reduce_argmin.cu).
+template <template <class, bool> class Op, bool kIndexOut, bool kIsMax>
 void run_extremum_family(bool skip_nan, DType dtype, const ReductionPlan& p, const char* in,
-                         char* out, int64_t sms, cudaStream_t stream) {
+                         char* out, cudaStream_t stream) {
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
     using Out = std::conditional_t<kIndexOut, int64_t, T>;
-    constexpr bool inexact = !std::is_integral_v<C>;
-    if (inexact && skip_nan)
-      run_reduction<Op<C, kIsMax, inexact>, T, Out>(p, in, out, sms, stream);
-    else
-      run_reduction<Op<C, kIsMax, false>, T, Out>(p, in, out, sms, stream);
+    run_reduction<Op<compute_t<T>, kIsMax>, T, Out>(p, skip_nan, in, out, stream);
   });
 }
 

@@ -3,9 +3,9 @@
 namespace gpuarr {
 
 bool launch_reduce_max(ReduceKind kind, DType dtype, const ReductionPlan& p, const char* in,
-                       char* out, int64_t sms, cudaStream_t stream) {
+                       char* out, cudaStream_t stream) {
   if (kind != ReduceKind::Max && kind != ReduceKind::NanMax) return false;
-  run_extremum_family<ExtremumOp, false, true>(kind == ReduceKind::NanMax, dtype, p, in, out, sms,
+  run_extremum_family<ExtremumOp, false, true>(kind == ReduceKind::NanMax, dtype, p, in, out,
                                                stream);
   return true;
 }

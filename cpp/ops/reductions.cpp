@@ -56,7 +56,7 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
   for (ReduceLauncher launch : {launch_reduce_sums, launch_reduce_products, launch_reduce_max,
                                 launch_reduce_min, launch_reduce_argmax, launch_reduce_argmin,
                                 launch_reduce_logical}) {
-    done = launch(kind, in.dtype, plan, in.data(), out.data(), sms, stream);
+    done = launch(kind, in.dtype, plan, in.data(), out.data(), stream);
     if (done) break;
   }
   if (!done) throw TypeError(std::string("reduction not supported for dtype ") + name(in.dtype));

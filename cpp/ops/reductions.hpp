@@ -29,13 +29,13 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
 // compiles short, so that a parallel build uses every core); each returns false for kinds it
 // does not hold.
 using ReduceLauncher = bool (*)(ReduceKind, DType, const ReductionPlan&, const char* in, char* out,
-                                int64_t sm_count, cudaStream_t);
-bool launch_reduce_sums(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_products(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_max(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_min(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_argmax(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_argmin(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
-bool launch_reduce_logical(ReduceKind, DType, const ReductionPlan&, const char*, char*, int64_t, cudaStream_t);
+                                cudaStream_t);
+bool launch_reduce_sums(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+bool launch_reduce_products(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+bool launch_reduce_max(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+bool launch_reduce_min(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+bool launch_reduce_argmax(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+bool launch_reduce_argmin(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+bool launch_reduce_logical(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
 
 }  // namespace gpuarr

@@ -8,6 +8,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 
+#include "core/errors.hpp"
 #include "core/scan_plan.hpp"
 #include "runtime/cuda_check.hpp"
 #include "ops/reduce.cuh"
@@ -19,23 +20,23 @@ namespace {
 constexpr int kScanThreads = 256;
 
 template <class Op, class In, class Out>
-__global__ void scan_rows_kernel(const In* in, Out* out, int64_t rows, int64_t len) {
+__global__ void scan_rows_kernel(Op op, const In* in, Out* out, int64_t rows, int64_t len) {
   using Acc = typename Op::Acc;
   using BlockScan = cub::BlockScan<Acc, kScanThreads>;
   __shared__ typename BlockScan::TempStorage temp;
   __shared__ Acc carry;
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    if (threadIdx.x == 0) carry = Op::identity();
+    if (threadIdx.x == 0) carry = op.identity();
     __syncthreads();
     for (int64_t t0 = 0; t0 < len; t0 += kScanThreads) {
       const int64_t j = t0 + threadIdx.x;
-      const Acc x = j < len ? Op::map(to_compute(in[row * len + j]), j) : Op::identity();
+      const Acc x = j < len ? op.map(to_compute(in[row * len + j]), j) : op.identity();
       Acc incl, tile_total;
-      BlockScan(temp).InclusiveScan(x, incl, CombineOp<Op>{}, tile_total);
+      BlockScan(temp).InclusiveScan(x, incl, CombineOp<Op>{op}, tile_total);
       const Acc c = carry;
-      if (j < len) out[row * len + j] = from_compute<Out>(Op::combine(c, incl));
+      if (j < len) out[row * len + j] = from_compute<Out>(op.combine(c, incl));
       __syncthreads();
-      if (threadIdx.x == 0) carry = Op::combine(c, tile_total);
+      if (threadIdx.x == 0) carry = op.combine(c, tile_total);
       __syncthreads();
     }
   }
@@ -44,7 +45,7 @@ __global__ void scan_rows_kernel(const In* in, Out* out, int64_t rows, int64_t l
 // NumPy's float16 scans round every partial result to float16 (so an overflow to inf, then
 // inf * 0 = NaN, happens as in NumPy); the float accumulator alone would stay finite.
 template <class Op> struct HalfRounded : Op {
-  __device__ static typename Op::Acc combine(typename Op::Acc a, typename Op::Acc b) {
+  __device__ typename Op::Acc combine(typename Op::Acc a, typename Op::Acc b) const {
     return __half2float(__float2half_rn(Op::combine(a, b)));
   }
 };
@@ -53,12 +54,13 @@ template <class Op> struct HalfRounded : Op {
 // after the first is combined with the last result of the piece before (`carry`, already
 // an output: exact in the accumulator, as float16 scans round every partial to float16).
 template <class Op, class In, class Out> struct ScanPieceLoad {
+  Op op;
   const In* in;
   const Out* carry;  // null for a row's first piece
   __device__ typename Op::Acc operator()(uint32_t j) const {
-    typename Op::Acc x = Op::map(to_compute(in[j]), j);
+    typename Op::Acc x = op.map(to_compute(in[j]), j);
     if (carry != nullptr && j == 0)
-      x = Op::combine(acc_convert<typename Op::Acc>(to_compute(*carry)), x);
+      x = op.combine(acc_convert<typename Op::Acc>(to_compute(*carry)), x);
     return x;
   }
 };
@@ -69,14 +71,15 @@ template <class Out> struct ScanStore {
 // One cub::DeviceScan per row (per piece of 2^30 elements for longer rows), all on `stream`
 // with one scratch allocation sized for the longest piece.
 template <class Op, class In, class Out>
-void device_scan_rows(const In* in, Out* out, int64_t rows, int64_t len, cudaStream_t stream) {
+void device_scan_rows(const Op& op, const In* in, Out* out, int64_t rows, int64_t len,
+                      cudaStream_t stream) {
   using Load = ScanPieceLoad<Op, In, Out>;
   using InIt = thrust::transform_iterator<Load, thrust::counting_iterator<uint32_t>>;
   using OutIt = thrust::transform_output_iterator<ScanStore<Out>, Out*>;
   auto scan = [&](void* tmp, size_t& bytes, const In* src, const Out* carry, Out* dst, int64_t n) {
     check_cuda(cub::DeviceScan::InclusiveScan(
-                   tmp, bytes, InIt(thrust::counting_iterator<uint32_t>(0), Load{src, carry}),
-                   OutIt(dst, ScanStore<Out>{}), CombineOp<Op>{}, static_cast<uint32_t>(n), stream),
+                   tmp, bytes, InIt(thrust::counting_iterator<uint32_t>(0), Load{op, src, carry}),
+                   OutIt(dst, ScanStore<Out>{}), CombineOp<Op>{op}, static_cast<uint32_t>(n), stream),
                "cub::DeviceScan::InclusiveScan");
   };
   const int64_t max_piece = std::min(len, kScanMaxPiece);
@@ -106,24 +109,20 @@ void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type
     using A = typename SumAcc<T>::type;  // NumPy's accumulator and result, as for sums
     using O = typename SumOut<T>::type;
     if (dtype_of<O>() != out_type) throw TypeError("scan: unexpected output dtype");
-    constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
     auto run = [&](auto op_tag) {
       using Op = std::conditional_t<std::is_same_v<T, __half>, HalfRounded<decltype(op_tag)>,
                                     decltype(op_tag)>;
+      Op op{};
+      op.skip_nan = skip_nan;
       const T* src = reinterpret_cast<const T*>(in);
       O* dst = reinterpret_cast<O*>(out);
       if (choose_scan_path(rows, len) == ScanPath::DeviceWidePerRow)
-        return device_scan_rows<Op, T, O>(src, dst, rows, len, stream);
-      scan_rows_kernel<Op, T, O><<<grid, kScanThreads, 0, stream>>>(src, dst, rows, len);
+        return device_scan_rows<Op, T, O>(op, src, dst, rows, len, stream);
+      scan_rows_kernel<Op, T, O><<<grid, kScanThreads, 0, stream>>>(op, src, dst, rows, len);
       check_launch("scan_rows_kernel");
     };
-    if (product) {
-      if constexpr (inexact) { if (skip_nan) return run(ProdOp<A, true>{}); }
-      run(ProdOp<A, false>{});
-    } else {
-      if constexpr (inexact) { if (skip_nan) return run(SumOp<A, true>{}); }
-      run(SumOp<A, false>{});
-    }
+    if (product) run(ProdOp<A>{});
+    else run(SumOp<A>{});
   });
 }
 

@@ -66,11 +66,45 @@ inline dim3 grid_for(int64_t n, int threads) {
   return dim3(static_cast<unsigned>(std::max<int64_t>(blocks, 1)));
 }
 
-// Calls launch(args, n_elements) for each piece of the problem. `shape` and `strides`
-// must already be coalesced.
+// Calls launch(args, n) on the piece `a` (n elements) or, where n exceeds max_elements,
+// on pieces of it that do not: the leading dimension is cut into runs short enough, or
+// walked one index at a time where even one index of it holds too many elements.
+template <int N, class Launch>
+void launch_in_pieces(StridedArgs<N> a, int64_t n, int64_t max_elements, Launch& launch) {
+  if (n <= max_elements || a.ndim == 0) {
+    launch(a, n);
+    return;
+  }
+  const int64_t lead = a.shape[0];
+  const int64_t rest = n / lead;
+  StridedArgs<N> piece = a;
+  if (rest <= max_elements) {
+    const int64_t run = std::max<int64_t>(1, max_elements / rest);
+    for (int64_t i = 0; i < lead; i += run) {
+      piece.shape[0] = std::min(run, lead - i);
+      for (int k = 0; k < N; ++k) piece.data[k] = a.data[k] + i * a.strides[k][0];
+      launch(piece, piece.shape[0] * rest);
+    }
+    return;
+  }
+  piece.ndim = a.ndim - 1;
+  for (int d = 0; d < piece.ndim; ++d) {
+    piece.shape[d] = a.shape[d + 1];
+    for (int k = 0; k < N; ++k) piece.strides[k][d] = a.strides[k][d + 1];
+  }
+  for (int64_t i = 0; i < lead; ++i) {
+    for (int k = 0; k < N; ++k) piece.data[k] = a.data[k] + i * a.strides[k][0];
+    launch_in_pieces<N>(piece, rest, max_elements, launch);
+  }
+}
+
+// Calls launch(args, n_elements) for each piece of the problem: at most kKernelDims
+// dimensions and max_elements elements each (INT32_MAX lets a kernel index in 32 bits).
+// `shape` and `strides` must already be coalesced.
 template <int N, class Launch>
 void for_each_launch(const Dims& shape, const std::array<const Dims*, N>& strides,
-                     const std::array<char*, N>& data, Launch&& launch) {
+                     const std::array<char*, N>& data, Launch&& launch,
+                     int64_t max_elements = INT64_MAX) {
   const int nd = static_cast<int>(shape.size());
   const int outer = std::max(0, nd - kKernelDims);
   StridedArgs<N> args{};
@@ -91,7 +125,7 @@ void for_each_launch(const Dims& shape, const std::array<const Dims*, N>& stride
       rem /= shape[d];
       for (int k = 0; k < N; ++k) args.data[k] += idx * (*strides[k])[d];
     }
-    launch(args, inner);
+    launch_in_pieces<N>(args, inner, max_elements, launch);
   }
 }
 

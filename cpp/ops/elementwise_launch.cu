@@ -1,0 +1,82 @@
+// The host half of the elementwise engine, one function for every ufunc loop: the loops
+// differ only in the kernel they launch and their operands' sizes (EwKernel), so the
+// planning below is compiled once per operand count, not once per loop.
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "ops/elementwise.cuh"
+
+namespace gpuarr {
+
+template <int NIN>
+void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
+                               const UfuncOperandView* ops, cudaStream_t stream) {
+  constexpr int N = NIN + 1;
+  constexpr int kThreads = 256;
+  const int64_t total = shape_size(shape);
+  if (total == 0) return;
+  EwArgs<NIN> args{};
+  const Dims zeros(shape.size(), 0);
+  std::array<const Dims*, N> strides;
+  std::array<char*, N> data;
+  bool contiguous_aligned = true;
+  for (int i = 0; i < N; ++i) {
+    const UfuncOperandView& o = ops[i];
+    const bool scalar = i > 0 && o.is_scalar;
+    strides[i] = scalar ? &zeros : o.strides;
+    data[i] = scalar ? nullptr : o.data;
+    if (i > 0) {
+      args.is_scalar[i - 1] = scalar;
+      if (scalar) std::memcpy(args.scalar[i - 1], o.scalar, 16);
+    }
+    if (!scalar) {
+      const int64_t size = i == 0 ? k.out_size : (i == 1 ? k.in0_size : k.in_size);
+      if (!shape.empty() && (*o.strides)[0] != size) contiguous_aligned = false;
+      if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) contiguous_aligned = false;
+    }
+  }
+  auto launch = [&](dim3 grid, int64_t n) {
+    void* params[] = {&args, &n};
+    launch_with_cached_handle(k.kernel, k.handles, grid, kThreads, 0, stream, params);
+    check_launch("elementwise_kernel");
+  };
+  if (shape.size() <= 1) {
+    // One dimension, contiguous or strided: the grid walks it with the strides, no index
+    // division.
+    args.mode = EwMode::Flat;
+    args.s.ndim = 1;
+    args.s.shape[0] = total;
+    for (int i = 0; i < N; ++i) {
+      args.s.data[i] = data[i];
+      args.s.strides[i][0] = data[i] == nullptr || shape.empty() ? 0 : (*strides[i])[0];
+    }
+    // One thread per vector where every operand is contiguous and aligned (the kernel
+    // checks again).
+    const bool vectors = contiguous_aligned && k.vector_width > 1;
+    launch(grid_for(vectors ? (total + k.vector_width - 1) / k.vector_width : total, kThreads),
+           total);
+    return;
+  }
+  for_each_launch<N>(
+      shape, strides, data,
+      [&](const StridedArgs<N>& s, int64_t n) {
+        args.s = s;
+        const int64_t inner = s.ndim >= 2 ? s.shape[s.ndim - 1] : 0;
+        args.mode = inner >= kEwRowsMinInner ? EwMode::Rows : EwMode::Strided;
+        launch(args.mode == EwMode::Rows
+                   ? dim3(static_cast<unsigned>(std::min<int64_t>(n / inner, 1 << 20)))
+                   : grid_for(n, kThreads),
+               n);
+      },
+      INT32_MAX);
+}
+
+template void launch_elementwise_kernel<1>(const EwKernel&, const Dims&,
+                                           const UfuncOperandView*, cudaStream_t);
+template void launch_elementwise_kernel<2>(const EwKernel&, const Dims&,
+                                           const UfuncOperandView*, cudaStream_t);
+template void launch_elementwise_kernel<3>(const EwKernel&, const Dims&,
+                                           const UfuncOperandView*, cudaStream_t);
+
+}  // namespace gpuarr

@@ -1,0 +1,96 @@
+#include "ops/reduce_launch.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/errors.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/memory.hpp"
+
+namespace gpuarr {
+namespace {
+
+void launch(const ReduceKernels& k, int which, dim3 grid, cudaStream_t stream, ReduceArgs& a,
+            char* out, void* partial, const char* what) {
+  void* params[] = {&a, &out, &partial};
+  launch_with_cached_handle(k.kernel[which], k.handles[which], grid, kReduceThreads, 0, stream,
+                            params);
+  check_cuda(cudaGetLastError(), what);
+}
+
+unsigned inner_blocks(int64_t n_out) {
+  return static_cast<unsigned>(std::min<int64_t>(n_out, 65535 * 16));
+}
+unsigned outer_blocks(int64_t n_out) {
+  return static_cast<unsigned>(
+      std::min<int64_t>((n_out + kReduceThreads - 1) / kReduceThreads, 1 << 20));
+}
+
+}  // namespace
+
+void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, bool skip_nan,
+                           const char* in, char* out, cudaStream_t stream) {
+  if (p.n_out == 0) return;
+  if (p.kept_shape.size() > kReduceDims || p.reduced_shape.size() > kReduceDims)
+    throw ValueError("gpuarr reductions support at most 8 non-mergeable dimensions per group");
+  ReduceArgs a{};
+  a.in = in;
+  a.skip_nan = skip_nan;
+  a.nk = static_cast<int>(p.kept_shape.size());
+  a.nr = static_cast<int>(p.reduced_shape.size());
+  for (int d = 0; d < a.nk; ++d) {
+    a.kshape[d] = p.kept_shape[d];
+    a.kstride[d] = p.kept_strides[d];
+  }
+  for (int d = 0; d < a.nr; ++d) {
+    a.rshape[d] = p.reduced_shape[d];
+    a.rstride[d] = p.reduced_strides[d];
+  }
+  a.n_out = p.n_out;
+  a.n_reduce = p.n_reduce;
+  // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
+  a.chunk_len = std::max<int64_t>(64, ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64);
+  a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
+  a.contiguous_reduce = a.nr == 1 && a.rstride[0] == k.in_size;
+  std::shared_ptr<Memory> partial_mem;
+  void* partial = nullptr;
+  if (a.chunks > 1) {
+    partial_mem = allocate_device_memory(size_t(k.acc_size) * size_t(p.n_out) * size_t(a.chunks));
+    partial = partial_mem->ptr();
+  }
+  const unsigned gy = static_cast<unsigned>(a.chunks);
+  const bool inner = p.strategy == ReduceStrategy::Inner;
+  if (inner)
+    launch(k, ReduceKernels::kInner, dim3(inner_blocks(p.n_out), gy), stream, a, out, partial,
+           "reduce_kernel");
+  else
+    launch(k, ReduceKernels::kOuter, dim3(outer_blocks(p.n_out), gy), stream, a, out, partial,
+           "reduce_kernel");
+  if (a.chunks == 1) return;
+  // Second pass over the partial accumulators.
+  ReduceArgs b{};
+  b.in = static_cast<const char*>(partial);
+  b.skip_nan = skip_nan;
+  b.nk = 1;
+  b.nr = 1;
+  b.kshape[0] = p.n_out;
+  b.rshape[0] = a.chunks;
+  b.n_out = p.n_out;
+  b.n_reduce = a.chunks;
+  b.chunks = 1;
+  b.chunk_len = a.chunks;
+  if (inner) {
+    b.kstride[0] = int64_t(k.acc_size) * a.chunks;
+    b.rstride[0] = k.acc_size;
+    b.contiguous_reduce = true;
+    launch(k, ReduceKernels::kInnerPartials, dim3(inner_blocks(p.n_out)), stream, b, out,
+           nullptr, "reduce_kernel (partials)");
+  } else {
+    b.kstride[0] = k.acc_size;
+    b.rstride[0] = int64_t(k.acc_size) * p.n_out;
+    launch(k, ReduceKernels::kOuterPartials, dim3(outer_blocks(p.n_out)), stream, b, out,
+           nullptr, "reduce_kernel (partials)");
+  }
+}
+
+}  // namespace gpuarr

@@ -1,0 +1,43 @@
+// The host half of a reduction's launch, one function for every (op, input type): the
+// instantiations differ only in their four kernels and their types' sizes (ReduceKernels),
+// so the plan's arguments, the grid and the partials pass are compiled once
+// (reduce_launch.cpp), not once per instantiation.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "core/reduction_plan.hpp"
+#include "runtime/kernel_launch.hpp"
+
+namespace gpuarr {
+
+constexpr int kReduceDims = 8;
+constexpr int kReduceThreads = 256;
+
+struct ReduceArgs {
+  const char* in;
+  int nk, nr;
+  int64_t kshape[kReduceDims], kstride[kReduceDims];
+  int64_t rshape[kReduceDims], rstride[kReduceDims];
+  int64_t n_out, n_reduce, chunks, chunk_len;
+  bool contiguous_reduce;  // one reduced dim with stride == element size
+  bool skip_nan;           // the NaN-skipping form (nansum, nanmax, nanargmax, ...)
+};
+
+// One reduction's kernels, each (ReduceArgs, char* out, Acc* partial): Inner and Outer over
+// the input, and the same two over the partial accumulators of a chunked first pass.
+struct ReduceKernels {
+  enum { kInner, kOuter, kInnerPartials, kOuterPartials };
+  const void* kernel[4];
+  std::atomic<void*>* handles[4];  // each kernel's driver handles (runtime/kernel_launch.hpp)
+  int in_size, acc_size;
+};
+
+// Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of
+// n_out elements of the kernels' output type.
+void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, bool skip_nan,
+                           const char* in, char* out, cudaStream_t stream);
+
+}  // namespace gpuarr
