@@ -44,16 +44,15 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
   if (shape.size() <= 1) {
     // One dimension, contiguous or strided: the grid walks it with the strides, no index
     // division.
-    args.mode = EwMode::Flat;
+    const bool vectors = contiguous_aligned && k.vector_width > 1;
+    args.mode = vectors ? EwMode::Vector : EwMode::Flat;
     args.s.ndim = 1;
     args.s.shape[0] = total;
     for (int i = 0; i < N; ++i) {
       args.s.data[i] = data[i];
       args.s.strides[i][0] = data[i] == nullptr || shape.empty() ? 0 : (*strides[i])[0];
     }
-    // One thread per vector where every operand is contiguous and aligned (the kernel
-    // checks again).
-    const bool vectors = contiguous_aligned && k.vector_width > 1;
+    // One thread per vector where every operand is contiguous and aligned.
     launch(grid_for(vectors ? (total + k.vector_width - 1) / k.vector_width : total, kThreads),
            total);
     return;

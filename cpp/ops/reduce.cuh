@@ -2,8 +2,7 @@
 // accumulator, combine), two kernels: Inner (a block per output, threads along the reduced
 // range, cub::BlockReduce) and Outer (a thread per output, consecutive outputs adjacent in
 // memory). A reduced range split into chunks leaves partial accumulators that a second
-// launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu;
-// a NaN-skipping form is the same instantiation with ReduceArgs::skip_nan set.
+// launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
 #pragma once
 #include <cub/block/block_reduce.cuh>
 #include <cuda/std/complex>
@@ -70,53 +69,55 @@ template <class To, class From> __device__ __forceinline__ To acc_convert(From x
 }
 
 // ---- the reductions ------------------------------------------------------------------
-// Each: using Acc; identity(); map(compute value, flat reduced index); combine(a, b), with
-// skip_nan (the NaN-skipping form) read at run time: one instantiation serves both forms.
-struct NanRule {
-  bool skip_nan = false;
+// Each: using Acc; identity(); map(compute value, flat reduced index); combine(a, b).
+// SkipNan: the NaN-skipping form, chosen at compile time: as a run-time flag in map and
+// combine it cost max of 16M float32 39 us instead of 35 and the sum of 256^3 float32
+// over axes (0, 2) 115 us instead of 95 (H100).
+template <bool SkipNan> struct NanRule {
   template <class C> __device__ bool skipped(C x) const {
-    if constexpr (std::is_integral_v<C>) return false;
-    else return skip_nan && ufn::is_nan(x);
+    if constexpr (std::is_integral_v<C> || !SkipNan) return false;
+    else return ufn::is_nan(x);
   }
 };
-template <class A> struct SumOp : NanRule {
+template <class A, bool SkipNan> struct SumOp : NanRule<SkipNan> {
   using Acc = A;
   __device__ Acc identity() const { return Acc(0); }
   template <class C> __device__ Acc map(C x, int64_t) const {
-    return skipped(x) ? Acc(0) : acc_convert<Acc>(x);
+    return this->skipped(x) ? Acc(0) : acc_convert<Acc>(x);
   }
   __device__ Acc combine(Acc a, Acc b) const { return ufn::Add{}(a, b); }
 };
-template <class A> struct ProdOp : NanRule {
+template <class A, bool SkipNan> struct ProdOp : NanRule<SkipNan> {
   using Acc = A;
   __device__ Acc identity() const { return Acc(1); }
   template <class C> __device__ Acc map(C x, int64_t) const {
-    return skipped(x) ? Acc(1) : acc_convert<Acc>(x);
+    return this->skipped(x) ? Acc(1) : acc_convert<Acc>(x);
   }
   __device__ Acc combine(Acc a, Acc b) const { return ufn::Multiply{}(a, b); }
 };
 // max/min propagate NaN; the nan-variants ignore it (their identity is NaN for floats,
 // so that an all-NaN slice stays NaN).
-template <class A, bool IsMax> struct ExtremumOp : NanRule {
+template <class A, bool IsMax, bool SkipNan> struct ExtremumOp : NanRule<SkipNan> {
   using Acc = A;
-  static constexpr bool kInexact = !std::is_integral_v<A>;
   __device__ Acc identity() const {
     if constexpr (std::is_same_v<A, bool>) return !IsMax;
-    else if (kInexact && skip_nan) return quiet_nan_or<A>(IsMax ? lowest<A>() : highest<A>());
+    else if constexpr (SkipNan) return quiet_nan_or<A>(IsMax ? lowest<A>() : highest<A>());
     else return IsMax ? lowest<A>() : highest<A>();
   }
   template <class C> __device__ Acc map(C x, int64_t) const { return x; }
   __device__ Acc combine(Acc a, Acc b) const {
-    if (kInexact && skip_nan) return IsMax ? ufn::Fmax{}(a, b) : ufn::Fmin{}(a, b);
-    return IsMax ? ufn::Maximum{}(a, b) : ufn::Minimum{}(a, b);
+    if constexpr (SkipNan) return IsMax ? ufn::Fmax{}(a, b) : ufn::Fmin{}(a, b);
+    else return IsMax ? ufn::Maximum{}(a, b) : ufn::Minimum{}(a, b);
   }
 };
 // argmax/argmin: the first index of the extremum; a NaN is the extremum (first NaN wins)
-// unless skip_nan, where NaNs are ignored and an all-NaN slice keeps index -1.
-template <class C, bool IsMax> struct ArgOp : NanRule {
+// unless SkipNan, where NaNs are ignored and an all-NaN slice keeps index -1.
+template <class C, bool IsMax, bool SkipNan> struct ArgOp : NanRule<SkipNan> {
   using Acc = ArgAcc<C>;
   __device__ Acc identity() const { return {IsMax ? lowest<C>() : highest<C>(), -1}; }
-  __device__ Acc map(C x, int64_t r) const { return skipped(x) ? identity() : Acc{x, r}; }
+  __device__ Acc map(C x, int64_t r) const {
+    return this->skipped(x) ? identity() : Acc{x, r};
+  }
   __device__ Acc combine(Acc a, Acc b) const {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
@@ -132,7 +133,7 @@ template <class C, bool IsMax> struct ArgOp : NanRule {
     return a.i <= b.i ? a : b;
   }
 };
-template <bool IsAll> struct LogicalOp : NanRule {
+template <bool IsAll> struct LogicalOp : NanRule<false> {
   using Acc = bool;
   __device__ Acc identity() const { return IsAll; }
   template <class C> __device__ Acc map(C x, int64_t) const { return ufn::truthy(x); }
@@ -147,11 +148,7 @@ template <class Op> struct CombineOp {
   }
 };
 
-template <class Op> __device__ __forceinline__ Op op_of(const ReduceArgs& a) {
-  Op op{};
-  op.skip_nan = a.skip_nan;
-  return op;
-}
+template <class Op> __device__ __forceinline__ Op op_of(const ReduceArgs&) { return Op{}; }
 
 template <class Out, class Acc> __device__ __forceinline__ Out finish(const Acc& a) {
   return from_compute<Out>(a);
@@ -285,10 +282,9 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
 }
 
 // Runs one planned reduction (run_reduction_kernels, reduce_launch.hpp) with this op's
-// kernels; skip_nan selects the op's NaN-skipping form.
+// kernels.
 template <class Op, class In, class Out>
-void run_reduction(const ReductionPlan& p, bool skip_nan, const char* in, char* out,
-                   cudaStream_t stream) {
+void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream_t stream) {
   using Acc = typename Op::Acc;
   static std::atomic<void*> handles[4][kMaxKernelHandleDevices];
   const ReduceKernels k{{reinterpret_cast<const void*>(&reduce_inner_kernel<Op, In, Out, false>),
@@ -298,7 +294,7 @@ void run_reduction(const ReductionPlan& p, bool skip_nan, const char* in, char* 
                         {handles[0], handles[1], handles[2], handles[3]},
                         int(sizeof(In)),
                         int(sizeof(Acc))};
-  run_reduction_kernels(k, p, skip_nan, in, out, stream);
+  run_reduction_kernels(k, p, in, out, stream);
 }
 
 // NumPy's accumulator: int64/uint64 for integers and bool, float32 for float16 (stored back
@@ -321,26 +317,33 @@ template <> struct SumOut<uint16_t> { using type = uint64_t; };
 template <> struct SumOut<uint32_t> { using type = uint64_t; };
 
 // Sums and products (and their NaN-skipping forms) in NumPy's accumulator and result types.
-template <template <class> class Op>
+template <template <class, bool> class Op>
 void run_sum_family(bool skip_nan, DType dtype, const ReductionPlan& p, const char* in, char* out,
                     cudaStream_t stream) {
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_reduction<Op<typename SumAcc<T>::type>, T, typename SumOut<T>::type>(p, skip_nan, in,
-                                                                             out, stream);
+    using A = typename SumAcc<T>::type;
+    using O = typename SumOut<T>::type;
+    constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
+    if (inexact && skip_nan) run_reduction<Op<A, inexact>, T, O>(p, in, out, stream);
+    else run_reduction<Op<A, false>, T, O>(p, in, out, stream);
   });
 }
 
 // The max/min family (max or min and its NaN-skipping form, argmax or argmin likewise): one
 // dispatch for both operator templates, one direction per file (reduce_max.cu, reduce_min.cu,
-// reduce_argmax.cu, reduce_argmin.cu).
-template <template <class, bool> class Op, bool kIndexOut, bool kIsMax>
+// reduce_argmax.cu, reduce_argmin.cu). The NaN-skipping forms only differ for inexact types;
+// for integers they are the plain ones.
+template <template <class, bool, bool> class Op, bool kIndexOut, bool kIsMax>
 void run_extremum_family(bool skip_nan, DType dtype, const ReductionPlan& p, const char* in,
                          char* out, cudaStream_t stream) {
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
     using Out = std::conditional_t<kIndexOut, int64_t, T>;
-    run_reduction<Op<compute_t<T>, kIsMax>, T, Out>(p, skip_nan, in, out, stream);
+    constexpr bool inexact = !std::is_integral_v<C>;
+    if (inexact && skip_nan) run_reduction<Op<C, kIsMax, inexact>, T, Out>(p, in, out, stream);
+    else run_reduction<Op<C, kIsMax, false>, T, Out>(p, in, out, stream);
   });
 }
 

@@ -28,14 +28,13 @@ unsigned outer_blocks(int64_t n_out) {
 
 }  // namespace
 
-void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, bool skip_nan,
-                           const char* in, char* out, cudaStream_t stream) {
+void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const char* in,
+                           char* out, cudaStream_t stream) {
   if (p.n_out == 0) return;
   if (p.kept_shape.size() > kReduceDims || p.reduced_shape.size() > kReduceDims)
     throw ValueError("gpuarr reductions support at most 8 non-mergeable dimensions per group");
   ReduceArgs a{};
   a.in = in;
-  a.skip_nan = skip_nan;
   a.nk = static_cast<int>(p.kept_shape.size());
   a.nr = static_cast<int>(p.reduced_shape.size());
   for (int d = 0; d < a.nk; ++d) {
@@ -70,7 +69,6 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, bool 
   // Second pass over the partial accumulators.
   ReduceArgs b{};
   b.in = static_cast<const char*>(partial);
-  b.skip_nan = skip_nan;
   b.nk = 1;
   b.nr = 1;
   b.kshape[0] = p.n_out;

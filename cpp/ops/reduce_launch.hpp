@@ -23,7 +23,6 @@ struct ReduceArgs {
   int64_t rshape[kReduceDims], rstride[kReduceDims];
   int64_t n_out, n_reduce, chunks, chunk_len;
   bool contiguous_reduce;  // one reduced dim with stride == element size
-  bool skip_nan;           // the NaN-skipping form (nansum, nanmax, nanargmax, ...)
 };
 
 // One reduction's kernels, each (ReduceArgs, char* out, Acc* partial): Inner and Outer over
@@ -37,7 +36,7 @@ struct ReduceKernels {
 
 // Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of
 // n_out elements of the kernels' output type.
-void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, bool skip_nan,
-                           const char* in, char* out, cudaStream_t stream);
+void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const char* in,
+                           char* out, cudaStream_t stream);
 
 }  // namespace gpuarr

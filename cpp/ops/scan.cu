@@ -112,8 +112,7 @@ void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type
     auto run = [&](auto op_tag) {
       using Op = std::conditional_t<std::is_same_v<T, __half>, HalfRounded<decltype(op_tag)>,
                                     decltype(op_tag)>;
-      Op op{};
-      op.skip_nan = skip_nan;
+      const Op op{};
       const T* src = reinterpret_cast<const T*>(in);
       O* dst = reinterpret_cast<O*>(out);
       if (choose_scan_path(rows, len) == ScanPath::DeviceWidePerRow)
@@ -121,8 +120,14 @@ void launch_scan_rows(bool product, bool skip_nan, DType in_type, DType out_type
       scan_rows_kernel<Op, T, O><<<grid, kScanThreads, 0, stream>>>(op, src, dst, rows, len);
       check_launch("scan_rows_kernel");
     };
-    if (product) run(ProdOp<A>{});
-    else run(SumOp<A>{});
+    constexpr bool inexact = !std::is_integral_v<compute_t<T>>;
+    if (product) {
+      if constexpr (inexact) { if (skip_nan) return run(ProdOp<A, true>{}); }
+      run(ProdOp<A, false>{});
+    } else {
+      if constexpr (inexact) { if (skip_nan) return run(SumOp<A, true>{}); }
+      run(SumOp<A, false>{});
+    }
   });
 }
 
