@@ -170,6 +170,16 @@ ParsedIndex parse_key(py::handle key) {
   return p;
 }
 
+// f() without the GIL when the prepared index makes it wait for the device.
+template <class F>
+auto run_prepared(const PreparedIndex& r, F&& f) {
+  if (r.bounds_pending) {
+    py::gil_scoped_release release;
+    return f();
+  }
+  return f();
+}
+
 // The basic view of a parsed key without arrays.
 NDArray basic_view(const NDArray& a, const ParsedIndex& p) {
   NDArray v = a;
@@ -225,7 +235,7 @@ py::object getitem(py::handle self, py::handle key) {
     return make_owner(copy_array(v, v.dtype, 'C'));
   }
   const PreparedIndex r = prepare(a, p, IndexMode::Raise, false);
-  return make_owner(gather_advanced(a, r));
+  return make_owner(run_prepared(r, [&] { return gather_advanced(a, r); }));
 }
 
 void setitem(py::handle self, py::handle key, py::handle value) {
@@ -243,7 +253,8 @@ void setitem(py::handle self, py::handle key, py::handle value) {
     return;
   }
   const PreparedIndex r = prepare(a, p, IndexMode::Raise, false);
-  scatter_advanced(a, r, value_array(a, value));
+  const NDArray v = value_array(a, value);
+  run_prepared(r, [&] { scatter_advanced(a, r, v); });
 }
 
 // The index of take/put: an integer array (bool casts to int, as NumPy's take does).
@@ -283,17 +294,23 @@ py::object take(py::handle self, py::handle indices, int64_t axis, const std::st
   ParsedIndex p = axis_index(axis);
   parse_take_indices(p, indices);
   const PreparedIndex r = prepare(a, p, mode, true);
-  return make_owner(gather_advanced(a, r));
+  return make_owner(run_prepared(r, [&] { return gather_advanced(a, r); }));
 }
 
-// a[indices] = values along axis 0 of a 1-d view with take/put's modes (put's core).
-void put_flat(py::handle self, py::handle indices, py::handle values, const std::string& mode_s) {
+// a[indices] = values along axis 0 of a 1-d view with take/put's modes (put's core);
+// `last_write`: NumPy's rule for repeated indices (indices 1-d, values of their length).
+void put_flat(py::handle self, py::handle indices, py::handle values, const std::string& mode_s,
+              bool last_write) {
   const NDArray& a = as_array(self).a;
   const IndexMode mode = index_mode_from_string(mode_s);
   ParsedIndex p;
   parse_take_indices(p, indices);
   const PreparedIndex r = prepare(a, p, mode, true);
-  scatter_advanced(a, r, value_array(a, values));
+  const NDArray v = value_array(a, values);
+  run_prepared(r, [&] {
+    if (last_write) scatter_last_write(a, r, v);
+    else scatter_advanced(a, r, v);
+  });
 }
 
 // (ndim, count) int64 coordinates of the nonzero elements (rows are nonzero()'s arrays).
@@ -350,7 +367,7 @@ GPUARR_BINDINGS(100) {
   cls.attr("nonzero") = py::cpp_function(&nonzero, py::name("nonzero"), py::is_method(cls));
   m.def("_take", &take, py::arg("a"), py::arg("indices"), py::arg("axis"), py::arg("mode"));
   m.def("_put_flat", &put_flat, py::arg("a"), py::arg("indices"), py::arg("values"),
-        py::arg("mode"));
+        py::arg("mode"), py::arg("last_write") = false);
   m.def("_nonzero_rows", &nonzero_rows, py::arg("a"));
 }
 

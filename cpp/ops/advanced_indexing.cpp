@@ -133,13 +133,45 @@ PreparedIndex prepare_advanced_index(const NDArray& a, const std::vector<IndexEn
 
   DeviceGuard guard(a.device());
   const cudaStream_t stream = stream_for(a);
-  r.offsets = empty_array(plan.index_shape, DType::Int64, 'C');
+  const size_t K = plan.arrays.size();
+  if (K == 1 && (expanded[plan.arrays[0].entry].device.memory ||
+                 expanded[plan.arrays[0].entry].values)) {
+    // One index array: gather and scatter read it as it is.
+    const auto& arr = plan.arrays[0];
+    const ExpandedData& s = expanded[arr.entry];
+    r.axis = arr.axis;
+    r.axis_size = arr.axis_size;
+    r.stride = arr.stride;
+    r.read = mode == IndexMode::Wrap   ? IndexRead::Wrap
+             : mode == IndexMode::Clip ? IndexRead::Clip
+                                       : IndexRead::Raise;
+    if (s.device.memory) {
+      NDArray d = s.device;
+      const bool direct = d.dtype == DType::Int32 || d.dtype == DType::Int64;
+      const DType t = direct ? d.dtype : DType::Int64;
+      // A copy also where the index is a's own memory, which a scatter writes.
+      if (d.device() != a.device()) d = copy_to_current_device(d, t, 'C');
+      else if (!direct || d.memory == a.memory) d = copy_array(d, t, 'K');
+      r.index = d;
+      r.bounds_pending = mode == IndexMode::Raise && !s.in_range && nidx > 0;
+    } else {
+      if (mode == IndexMode::Raise)
+        check_index_values(s.values, shape_size(arr.shape), arr.axis, arr.axis_size);
+      if (nidx == 0) return r;
+      r.index = empty_array(arr.shape, DType::Int64, 'C');
+      upload_contiguous(r.index, s.values, false);
+    }
+    const Dims bs = broadcast_strides(r.index.shape, r.index.strides, plan.index_shape);
+    r.index_strides.assign(plan.result_shape.size(), 0);
+    for (size_t d = 0; d < bs.size(); ++d) r.index_strides[plan.index_pos + d] = bs[d];
+    return r;
+  }
+  r.index = empty_array(plan.index_shape, DType::Int64, 'C');
   {
     const Dims is = plan.index_strides();
-    r.offset_strides.resize(is.size());
-    for (size_t d = 0; d < is.size(); ++d) r.offset_strides[d] = is[d] * 8;
+    r.index_strides.resize(is.size());
+    for (size_t d = 0; d < is.size(); ++d) r.index_strides[d] = is[d] * 8;
   }
-  const size_t K = plan.arrays.size();
   // Error slots of device indices in Raise mode: the first bad position of each array.
   auto device_checked = [&](const ExpandedData& s) { return s.device.memory && !s.in_range; };
   bool any_device_checked = false;
@@ -172,7 +204,7 @@ PreparedIndex prepare_advanced_index(const NDArray& a, const std::vector<IndexEn
     unsigned long long* slot =
         (err.memory && device_checked(s)) ? reinterpret_cast<unsigned long long*>(err.data()) + k
                                           : nullptr;
-    launch_index_offsets(reinterpret_cast<int64_t*>(r.offsets.data()), plan.index_shape, idx,
+    launch_index_offsets(reinterpret_cast<int64_t*>(r.index.data()), plan.index_shape, idx,
                          idx_strides, arr.axis_size, arr.stride, mode, k > 0, slot, stream);
   }
   if (mode != IndexMode::Raise || nidx == 0) return r;
@@ -200,6 +232,37 @@ PreparedIndex prepare_advanced_index(const NDArray& a, const std::vector<IndexEn
   return r;
 }
 
+namespace {
+
+IndexSource source_of(const PreparedIndex& p) {
+  IndexSource s;
+  s.data = p.index.data();
+  s.int32 = p.index.dtype == DType::Int32;
+  s.read = p.read;
+  s.axis_size = p.axis_size;
+  s.stride = p.stride;
+  return s;
+}
+
+// Raise mode, one device index array: IndexError for its first value out of bounds.
+void check_pending_bounds(const PreparedIndex& p, cudaStream_t stream) {
+  const AdvancedPlan& plan = p.plan;
+  NDArray err = empty_array({1}, DType::UInt64, 'C');
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(err.data(), 0xFF, 8, stream));
+  const Dims bs = broadcast_strides(p.index.shape, p.index.strides, plan.index_shape);
+  launch_index_check(source_of(p), plan.index_shape, bs,
+                     reinterpret_cast<unsigned long long*>(err.data()), stream);
+  const auto first = read_device_value<unsigned long long>(err.data(), stream);
+  if (first == ULLONG_MAX) return;
+  const char* at = p.index.data() +
+                   broadcast_element_offset(static_cast<int64_t>(first), plan.index_shape, bs);
+  const int64_t v = p.index.dtype == DType::Int32 ? read_device_value<int32_t>(at, stream)
+                                                  : read_device_value<int64_t>(at, stream);
+  throw IndexError(out_of_bounds_message(v, p.axis, p.axis_size));
+}
+
+}  // namespace
+
 NDArray gather_advanced(const NDArray& a, const PreparedIndex& p) {
   const AdvancedPlan& plan = p.plan;
   DeviceGuard guard(a.device());  // the result lives on a's device
@@ -209,9 +272,18 @@ NDArray gather_advanced(const NDArray& a, const PreparedIndex& p) {
     out.strides = contiguous_strides(plan.result_shape, a.itemsize(), 'C');
     return out;
   }
-  launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides,
-                reinterpret_cast<const int64_t*>(p.offsets.data()), p.offset_strides,
-                plan.result_shape, a.itemsize(), stream_for(a));
+  const cudaStream_t stream = stream_for(a);
+  IndexSource src = source_of(p);
+  NDArray flag;
+  if (p.bounds_pending) {
+    flag = empty_array({1}, DType::UInt32, 'C');
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, 4, stream));
+    src.flag = reinterpret_cast<unsigned int*>(flag.data());
+  }
+  launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides, src,
+                p.index_strides, plan.result_shape, a.itemsize(), stream);
+  if (p.bounds_pending && read_device_value<unsigned int>(flag.data(), stream) != 0)
+    check_pending_bounds(p, stream);
   return out;
 }
 
@@ -221,9 +293,29 @@ void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& v
   const Dims vs = setitem_value_strides(value.shape, value.strides, plan.result_shape);
   if (shape_size(plan.result_shape) == 0) return;
   DeviceGuard guard(a.device());
-  launch_scatter(a.data() + plan.offset, plan.src_strides,
-                 reinterpret_cast<const int64_t*>(p.offsets.data()), p.offset_strides,
-                 value.data(), vs, plan.result_shape, a.itemsize(), stream_for(a));
+  const cudaStream_t stream = stream_for(a);
+  if (p.bounds_pending) check_pending_bounds(p, stream);
+  launch_scatter(a.data() + plan.offset, plan.src_strides, source_of(p), p.index_strides,
+                 value.data(), vs, plan.result_shape, a.itemsize(), stream);
+}
+
+void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value) {
+  const AdvancedPlan& plan = p.plan;
+  if (a.ndim() != 1 || p.read == IndexRead::Offset || p.index.ndim() != 1 ||
+      value.ndim() != 1 || value.shape[0] != p.index.shape[0] ||
+      p.index.shape[0] > INT32_MAX) {
+    throw std::logic_error("scatter_last_write: a 1-d array, index and value of one length");
+  }
+  const int64_t n = p.index.shape[0];
+  if (n == 0) return;
+  DeviceGuard guard(a.device());
+  const cudaStream_t stream = stream_for(a);
+  if (p.bounds_pending) check_pending_bounds(p, stream);
+  NDArray winners = empty_array({a.shape[0]}, DType::Int32, 'C');
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(winners.data(), 0xFF, a.shape[0] * 4, stream));
+  launch_last_write_scatter(a.data() + plan.offset, p.stride, source_of(p), p.index.strides[0],
+                            value.data(), value.strides[0], n,
+                            reinterpret_cast<int32_t*>(winners.data()), a.itemsize(), stream);
 }
 
 }  // namespace gpuarr

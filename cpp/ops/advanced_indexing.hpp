@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/advanced_indexing.hpp"
+#include "ops/indexing_ops.hpp"
 #include "ops/ndarray.hpp"
 
 namespace gpuarr {
@@ -25,9 +26,19 @@ struct IndexData {
 
 struct PreparedIndex {
   AdvancedPlan plan;
-  NDArray offsets;           // int64, C-contiguous over plan.index_shape: source byte offsets
-  Dims offset_strides;       // per result dim, bytes into offsets (0 on non-index dims)
-  int64_t mask_count = -1;   // true elements of the key's mask when is_full_mask_key
+  // What gather and scatter read per result element: the key's one index array itself
+  // (int32 or int64, turned into an offset by `read` in the kernel), or, for several
+  // arrays, the int64 source byte offsets they combine into (read Offset).
+  NDArray index;
+  Dims index_strides;  // per result dim, bytes into `index` (0 on non-index dims)
+  IndexRead read = IndexRead::Offset;
+  int64_t axis = 0;  // one array: the indexed axis, its length and byte stride
+  int64_t axis_size = 0;
+  int64_t stride = 1;
+  // Raise mode with one device index array whose bounds are not checked yet: a gather
+  // flags a bad value as it reads and then finds the first; a scatter checks first.
+  bool bounds_pending = false;
+  int64_t mask_count = -1;  // true elements of the key's mask when is_full_mask_key
 };
 
 // True when prepare_advanced_index may wait for the device (a device mask's count, the
@@ -37,23 +48,31 @@ struct PreparedIndex {
 bool prepare_may_wait(const std::vector<IndexEntry>& index, const std::vector<IndexData>& data,
                       IndexMode mode);
 
-// Expands masks into per-axis indices, plans, computes the source offset of every index
-// position and checks the indices in NumPy's order (the key's shapes, then each index array
-// in turn), with NumPy's IndexErrors. `take`: take/put's rules (check_take_axes).
-// Reads back from the device: one int64 per device mask (its count); in Raise mode with
-// device integer indices, one read of the error slots (all arrays at once), plus one index
-// value when one is out of bounds. A mask's coordinates are in range by construction and
-// are not checked. Nothing else waits.
+// Expands masks into per-axis indices, plans, and checks the indices in NumPy's order (the
+// key's shapes, then each index array in turn), with NumPy's IndexErrors; several index
+// arrays are combined into source offsets, one is kept as it is. `take`: take/put's rules
+// (check_take_axes). Reads back from the device: one int64 per device mask (its count);
+// in Raise mode with several arrays of device integer indices, one read of the error slots
+// (all arrays at once), plus one index value when one is out of bounds (one such array is
+// checked by the gather or scatter: bounds_pending). A mask's coordinates are in range by
+// construction and are not checked. Nothing else waits.
 PreparedIndex prepare_advanced_index(const NDArray& a, const std::vector<IndexEntry>& index,
                                      const std::vector<IndexData>& data, IndexMode mode,
                                      bool take);
 
-// a[key] as a fresh array laid out as NumPy lays out fancy-indexing results.
+// a[key] as a fresh array laid out as NumPy lays out fancy-indexing results. Waits for the
+// device when p.bounds_pending (the bounds flag).
 NDArray gather_advanced(const NDArray& a, const PreparedIndex& p);
 
 // a[key] = value, `value` of a's dtype on a's device, not sharing a's memory, broadcast
 // to the result shape (ValueError, or NumPy's full-mask assignment errors, otherwise).
+// Waits for the device when p.bounds_pending (the bounds check runs before any write).
 void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& value);
+
+// put's a[index] = value for a 1-d `a` and one 1-d index array of n < 2^31 values, with
+// NumPy's rule for repeated targets: the last write wins. `value` as for scatter_advanced,
+// of length n. Uses one int32 of scratch per element of `a`.
+void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value);
 
 // The (max(ndim, 1), count) int64 coordinates of the nonzero elements of `a` (rows are
 // numpy.nonzero's arrays). Waits for the count (one int64 read back).

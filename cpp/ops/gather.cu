@@ -1,5 +1,8 @@
-// Gather and scatter of advanced indexing, and the index-to-offset kernel they share. The
+// Gather and scatter of advanced indexing, put's last-write scatter, the bounds check of
+// one index array, and the kernel that combines several index arrays into offsets. The
 // element move is dtype-agnostic: itemsize-byte words (complex128 as two 8-byte words).
+// Gathers and scatters read one index array as it is (int32 or int64): turning it into
+// int64 offsets first would add a pass writing and a pass reading 8 bytes an index.
 #include "ops/indexing_ops.hpp"
 #include "ops/strided.cuh"
 
@@ -7,13 +10,6 @@ namespace gpuarr {
 namespace {
 
 constexpr int kThreads = 256;
-
-template <int Size> struct WordOf;
-template <> struct WordOf<1> { using type = uint8_t; };
-template <> struct WordOf<2> { using type = uint16_t; };
-template <> struct WordOf<4> { using type = uint32_t; };
-template <> struct WordOf<8> { using type = uint64_t; };
-template <> struct WordOf<16> { using type = Word16; };
 
 // Operand 0: the offsets (C-contiguous int64 over the index shape); operand 1: the index.
 __global__ void index_offsets_kernel(StridedArgs<2> a, int64_t n, const int64_t* base,
@@ -46,56 +42,154 @@ __global__ void index_offsets_kernel(StridedArgs<2> a, int64_t n, const int64_t*
   }
 }
 
-// Operands: 0 out, 1 src (subspace strides), 2 offsets.
-template <class W>
-__global__ void gather_kernel(StridedArgs<3> a, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
+// The source byte offset of index value v (IndexSource's rules).
+struct IndexRule {
+  int read;
+  int64_t axis_size;
+  int64_t stride;
+  unsigned int* flag;
+};
+
+IndexRule rule_of(const IndexSource& s) {
+  return {static_cast<int>(s.read), s.axis_size, s.stride, s.flag};
+}
+
+template <class I>
+__device__ __forceinline__ int64_t source_offset(I value, const IndexRule& r) {
+  int64_t v = value;
+  const int64_t n = r.axis_size;
+  switch (r.read) {
+    case static_cast<int>(IndexRead::Offset):
+      return v;
+    case static_cast<int>(IndexRead::Raise):
+      if (v < -n || v >= n) {
+        if (r.flag) *r.flag = 1;
+        return 0;
+      }
+      if (v < 0) v += n;
+      break;
+    case static_cast<int>(IndexRead::Wrap):
+      if (n == 0) return 0;
+      v %= n;
+      if (v < 0) v += n;
+      break;
+    default:
+      v = v >= n ? n - 1 : v;
+      if (v < 0) v = 0;
+      break;
+  }
+  return v * r.stride;
+}
+
+// Operands: 0 out, 1 src (subspace strides), 2 index. A launch holds < 2^31 elements.
+template <class W, class I>
+__global__ void gather_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off[3];
-    element_offsets(a, i, off);
-    const int64_t extra = *reinterpret_cast<const int64_t*>(a.data[2] + off[2]);
+    element_offsets32(a, i, off);
+    const int64_t extra = source_offset(*reinterpret_cast<const I*>(a.data[2] + off[2]), r);
     *reinterpret_cast<W*>(a.data[0] + off[0]) =
         *reinterpret_cast<const W*>(a.data[1] + off[1] + extra);
   }
 }
 
-// Operands: 0 dst (subspace strides), 1 offsets, 2 value.
-template <class W>
-__global__ void scatter_kernel(StridedArgs<3> a, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
+// Operands: 0 dst (subspace strides), 1 index, 2 value.
+template <class W, class I>
+__global__ void scatter_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off[3];
-    element_offsets(a, i, off);
-    const int64_t extra = *reinterpret_cast<const int64_t*>(a.data[1] + off[1]);
+    element_offsets32(a, i, off);
+    const int64_t extra = source_offset(*reinterpret_cast<const I*>(a.data[1] + off[1]), r);
     *reinterpret_cast<W*>(a.data[0] + off[0] + extra) =
         *reinterpret_cast<const W*>(a.data[2] + off[2]);
   }
 }
 
-template <int Size>
-void gather_typed(char* out, const Dims& os, const char* src, const Dims& ss,
-                  const int64_t* offsets, const Dims& fs, const Dims& shape, cudaStream_t stream) {
-  using W = typename WordOf<Size>::type;
-  for_each_launch<3>(shape, {&os, &ss, &fs},
-                     {out, const_cast<char*>(src),
-                      reinterpret_cast<char*>(const_cast<int64_t*>(offsets))},
-                     [&](const StridedArgs<3>& a, int64_t n) {
-                       gather_kernel<W><<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, n);
-                       check_launch("gather_kernel");
-                     });
+// put's last write: each write claims its target with its position; the largest wins.
+template <class I>
+__global__ void claim_targets_kernel(const char* idx, int64_t idx_stride, uint32_t n,
+                                     IndexRule r, int32_t* winners) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += step) {
+    const int64_t t = source_offset(*reinterpret_cast<const I*>(idx + j * idx_stride), r);
+    atomicMax(winners + t, static_cast<int32_t>(j));
+  }
 }
 
-template <int Size>
-void scatter_typed(char* dst, const Dims& ds, const int64_t* offsets, const Dims& fs,
+template <class W, class I>
+__global__ void last_write_kernel(char* dst, int64_t dst_stride, const char* idx,
+                                  int64_t idx_stride, const char* val, int64_t val_stride,
+                                  uint32_t n, IndexRule r, const int32_t* winners) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += step) {
+    const int64_t t = source_offset(*reinterpret_cast<const I*>(idx + j * idx_stride), r);
+    if (winners[t] == static_cast<int32_t>(j))
+      *reinterpret_cast<W*>(dst + t * dst_stride) =
+          *reinterpret_cast<const W*>(val + j * val_stride);
+  }
+}
+
+// Positions base + i (C order over the index shape): one dimension walks its stride, more
+// find each element's offset by division.
+template <class I>
+__global__ void index_check_kernel(StridedArgs<1> a, uint32_t n, uint64_t base,
+                                   int64_t axis_size, unsigned long long* err) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    int64_t off[1];
+    if (a.ndim == 1) off[0] = int64_t(i) * a.strides[0][0];
+    else element_offsets32(a, i, off);
+    const int64_t v = *reinterpret_cast<const I*>(a.data[0] + off[0]);
+    if (v < -axis_size || v >= axis_size) atomicMin(err, base + i);
+  }
+}
+
+template <class W, class I>
+void gather_typed(char* out, const Dims& os, const char* src, const Dims& ss,
+                  const IndexSource& idx, const Dims& is, const Dims& shape,
+                  cudaStream_t stream) {
+  const IndexRule r = rule_of(idx);
+  for_each_launch<3>(
+      shape, {&os, &ss, &is}, {out, const_cast<char*>(src), const_cast<char*>(idx.data)},
+      [&](const StridedArgs<3>& a, int64_t n) {
+        gather_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+            a, static_cast<uint32_t>(n), r);
+        check_launch("gather_kernel");
+      },
+      INT32_MAX);
+}
+
+template <class W, class I>
+void scatter_typed(char* dst, const Dims& ds, const IndexSource& idx, const Dims& is,
                    const char* val, const Dims& vs, const Dims& shape, cudaStream_t stream) {
-  using W = typename WordOf<Size>::type;
-  for_each_launch<3>(shape, {&ds, &fs, &vs},
-                     {dst, reinterpret_cast<char*>(const_cast<int64_t*>(offsets)),
-                      const_cast<char*>(val)},
-                     [&](const StridedArgs<3>& a, int64_t n) {
-                       scatter_kernel<W><<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, n);
-                       check_launch("scatter_kernel");
-                     });
+  const IndexRule r = rule_of(idx);
+  for_each_launch<3>(
+      shape, {&ds, &is, &vs}, {dst, const_cast<char*>(idx.data), const_cast<char*>(val)},
+      [&](const StridedArgs<3>& a, int64_t n) {
+        scatter_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+            a, static_cast<uint32_t>(n), r);
+        check_launch("scatter_kernel");
+      },
+      INT32_MAX);
+}
+
+// Calls f(word, index) with values of the launch's word type (itemsize bytes) and index
+// type.
+template <class F>
+void dispatch_word_index(int64_t itemsize, bool int32, F&& f) {
+  auto with_index = [&](auto word) {
+    if (int32) f(word, int32_t{});
+    else f(word, int64_t{});
+  };
+  switch (itemsize) {
+    case 1: return with_index(uint8_t{});
+    case 2: return with_index(uint16_t{});
+    case 4: return with_index(uint32_t{});
+    case 8: return with_index(uint64_t{});
+    case 16: return with_index(Word16{});
+  }
 }
 
 }  // namespace
@@ -121,35 +215,74 @@ void launch_index_offsets(int64_t* offsets, const Dims& index_shape, const char*
 }
 
 void launch_gather(char* out, const Dims& out_strides, const char* src, const Dims& src_strides,
-                   const int64_t* offsets, const Dims& off_strides, const Dims& shape_in,
+                   const IndexSource& idx, const Dims& idx_strides, const Dims& shape_in,
                    int64_t itemsize, cudaStream_t stream) {
   Dims shape = shape_in;
   if (shape_size(shape) == 0) return;
-  std::vector<Dims> s{out_strides, src_strides, off_strides};
+  std::vector<Dims> s{out_strides, src_strides, idx_strides};
   coalesce_dims(shape, s);
-  switch (itemsize) {
-    case 1: return gather_typed<1>(out, s[0], src, s[1], offsets, s[2], shape, stream);
-    case 2: return gather_typed<2>(out, s[0], src, s[1], offsets, s[2], shape, stream);
-    case 4: return gather_typed<4>(out, s[0], src, s[1], offsets, s[2], shape, stream);
-    case 8: return gather_typed<8>(out, s[0], src, s[1], offsets, s[2], shape, stream);
-    case 16: return gather_typed<16>(out, s[0], src, s[1], offsets, s[2], shape, stream);
-  }
+  dispatch_word_index(itemsize, idx.int32, [&](auto word, auto index) {
+    gather_typed<decltype(word), decltype(index)>(out, s[0], src, s[1], idx, s[2], shape,
+                                                  stream);
+  });
 }
 
-void launch_scatter(char* dst, const Dims& dst_strides, const int64_t* offsets,
-                    const Dims& off_strides, const char* val, const Dims& val_strides,
+void launch_scatter(char* dst, const Dims& dst_strides, const IndexSource& idx,
+                    const Dims& idx_strides, const char* val, const Dims& val_strides,
                     const Dims& shape_in, int64_t itemsize, cudaStream_t stream) {
   Dims shape = shape_in;
   if (shape_size(shape) == 0) return;
-  std::vector<Dims> s{dst_strides, off_strides, val_strides};
+  std::vector<Dims> s{dst_strides, idx_strides, val_strides};
   coalesce_dims(shape, s);
-  switch (itemsize) {
-    case 1: return scatter_typed<1>(dst, s[0], offsets, s[1], val, s[2], shape, stream);
-    case 2: return scatter_typed<2>(dst, s[0], offsets, s[1], val, s[2], shape, stream);
-    case 4: return scatter_typed<4>(dst, s[0], offsets, s[1], val, s[2], shape, stream);
-    case 8: return scatter_typed<8>(dst, s[0], offsets, s[1], val, s[2], shape, stream);
-    case 16: return scatter_typed<16>(dst, s[0], offsets, s[1], val, s[2], shape, stream);
-  }
+  dispatch_word_index(itemsize, idx.int32, [&](auto word, auto index) {
+    scatter_typed<decltype(word), decltype(index)>(dst, s[0], idx, s[1], val, s[2], shape,
+                                                   stream);
+  });
+}
+
+void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource& idx,
+                               int64_t idx_stride, const char* val, int64_t val_stride,
+                               int64_t n, int32_t* winners, int64_t itemsize,
+                               cudaStream_t stream) {
+  if (n == 0) return;
+  IndexRule r = rule_of(idx);
+  r.stride = 1;  // targets as element positions
+  const uint32_t count = static_cast<uint32_t>(n);
+  dispatch_word_index(itemsize, idx.int32, [&](auto word, auto index) {
+    using W = decltype(word);
+    using I = decltype(index);
+    claim_targets_kernel<I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+        idx.data, idx_stride, count, r, winners);
+    check_launch("claim_targets_kernel");
+    last_write_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+        dst, dst_stride, idx.data, idx_stride, val, val_stride, count, r, winners);
+    check_launch("last_write_kernel");
+  });
+}
+
+void launch_index_check(const IndexSource& idx, const Dims& index_shape,
+                        const Dims& idx_strides, unsigned long long* err, cudaStream_t stream) {
+  Dims shape = index_shape;
+  if (shape_size(shape) == 0) return;
+  std::vector<Dims> s{idx_strides};
+  coalesce_dims(shape, s);
+  // The pieces come in C order: a piece's first position is the count before it.
+  uint64_t base = 0;
+  for_each_launch<1>(
+      shape, {&s[0]}, {const_cast<char*>(idx.data)},
+      [&](const StridedArgs<1>& a, int64_t n) {
+        const auto count = static_cast<uint32_t>(n);
+        if (idx.int32) {
+          index_check_kernel<int32_t><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+              a, count, base, idx.axis_size, err);
+        } else {
+          index_check_kernel<int64_t><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+              a, count, base, idx.axis_size, err);
+        }
+        check_launch("index_check_kernel");
+        base += static_cast<uint64_t>(n);
+      },
+      INT32_MAX);
 }
 
 }  // namespace gpuarr

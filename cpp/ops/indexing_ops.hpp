@@ -10,7 +10,7 @@
 
 namespace gpuarr {
 
-// For j over the C-contiguous index_shape:
+// For j over the C-contiguous index_shape (several index arrays: their offsets summed):
 //   offsets[j] = (accumulate ? offsets[j] : 0) + mode(idx[j], axis_size) * stride
 // idx holds int64 elements at byte strides idx_strides (broadcast to index_shape); a null
 // idx means index 0 everywhere. In Raise mode an out-of-range index does
@@ -21,17 +21,49 @@ void launch_index_offsets(int64_t* offsets, const Dims& index_shape, const char*
                           IndexMode mode, bool accumulate, unsigned long long* err,
                           cudaStream_t stream);
 
-// out[i] = src[src_offset(i) + offsets[off_offset(i)]] over `shape`, moving itemsize-byte
-// words (off_strides are byte strides into the int64 offsets array, 0 on non-index dims).
+// How a gather or scatter turns an index value v into a source byte offset: Offset: v is
+// the offset (the combined offsets of several index arrays); Raise: v in [-n, n), negatives
+// counted from the end, times `stride`, where a value out of range sets *flag (when flag
+// is not null) and reads or writes element 0 instead; Wrap: v modulo n; Clip: v clamped
+// to [0, n-1]. n is axis_size.
+enum class IndexRead : int { Offset, Raise, Wrap, Clip };
+struct IndexSource {
+  const char* data = nullptr;  // int32 or int64 elements
+  bool int32 = false;
+  IndexRead read = IndexRead::Offset;
+  int64_t axis_size = 0;
+  int64_t stride = 1;
+  unsigned int* flag = nullptr;
+};
+
+// out[i] = src[src_offset(i) + offset(idx[idx_offset(i)])] over `shape`, moving
+// itemsize-byte words (idx_strides are byte strides into the index, 0 on non-index dims).
 void launch_gather(char* out, const Dims& out_strides, const char* src, const Dims& src_strides,
-                   const int64_t* offsets, const Dims& off_strides, const Dims& shape,
+                   const IndexSource& idx, const Dims& idx_strides, const Dims& shape,
                    int64_t itemsize, cudaStream_t stream);
 
-// dst[dst_offset(i) + offsets[off_offset(i)]] = val[val_offset(i)] over `shape` (val has
-// dst's dtype; its strides may be 0 for broadcasting).
-void launch_scatter(char* dst, const Dims& dst_strides, const int64_t* offsets,
-                    const Dims& off_strides, const char* val, const Dims& val_strides,
+// dst[dst_offset(i) + offset(idx[idx_offset(i)])] = val[val_offset(i)] over `shape` (val
+// has dst's dtype; its strides may be 0 for broadcasting).
+void launch_scatter(char* dst, const Dims& dst_strides, const IndexSource& idx,
+                    const Dims& idx_strides, const char* val, const Dims& val_strides,
                     const Dims& shape, int64_t itemsize, cudaStream_t stream);
+
+// NumPy's put with repeated targets, where the last write to an element wins: over the n
+// writes j (index and values at byte strides idx_stride and val_stride), target
+// t_j = offset(idx[j]) / idx.stride; winners (one int32 per element of dst, every one -1
+// on entry) takes the largest j of each target, then dst[t_j * dst_stride] = val[j] for
+// the winning j. n < 2^31; an index out of range must have been refused before (Raise
+// without a flag).
+void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource& idx,
+                               int64_t idx_stride, const char* val, int64_t val_stride,
+                               int64_t n, int32_t* winners, int64_t itemsize,
+                               cudaStream_t stream);
+
+// NumPy's bounds check of one index array (elements at byte strides idx_strides over
+// index_shape): *err = the smallest C-order position whose value is outside
+// [-axis_size, axis_size), left as it was when there is none (set it to ULLONG_MAX first).
+void launch_index_check(const IndexSource& idx, const Dims& index_shape,
+                        const Dims& idx_strides, unsigned long long* err, cudaStream_t stream);
 
 // *d_count = number of true elements of the n contiguous bools at flags (CUB).
 void launch_count_true(const bool* flags, int64_t n, int64_t* d_count, cudaStream_t stream);
