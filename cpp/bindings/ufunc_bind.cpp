@@ -206,7 +206,8 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
   if (u.lazy_op) call.defer_min_size = lazy_min_size();
   UfuncPlan plan = plan_ufunc_call(call);
   if (plan.constant) return constant_result(plan, ops, out_obj);
-  const UfuncLoopTypes& loop = u.loop_types[plan.loop];
+  const UfuncLoopTypes& loop = plan.converting >= 0 ? u.converting_loops[plan.converting].types
+                                                    : u.loop_types[plan.loop];
 
   int device = -1;
   for (int k = 0; k < nin && device < 0; ++k)
@@ -263,7 +264,9 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
   views[0].data = result.data();
   plan_ufunc_launch(plan, desc, nin, result.strides);  // plan.shape is the launch's from here
   for (int k = 0; k <= nin; ++k) views[k].strides = &plan.strides[k];
-  u.launchers[plan.loop](plan.shape, views, stream_for(result));
+  const UfuncLaunch launch =
+      plan.converting >= 0 ? u.converting_launchers[plan.converting] : u.launchers[plan.loop];
+  launch(plan.shape, views, stream_for(result));
 
   if (out_array) {
     if (!plan.write_out) assign_array(*out_array, result);

@@ -44,6 +44,15 @@ struct UfuncRules {
   constexpr UfuncRules(uint32_t f, LazyOp op) : flags(f), lazy_op(op) {}
 };
 
+// A loop beside NumPy's list (not in `types`, never chosen by the resolver): it reads
+// inputs of other dtypes than the listed loop `computes_as` and converts them in the
+// kernel, to the same results, so that such inputs skip their cast pass (integer
+// true_divide reads its integers, where a cast to float64 first tripled the traffic).
+struct UfuncConvertingLoop {
+  UfuncLoopTypes types;
+  int computes_as;
+};
+
 struct UfuncInfo {
   UfuncInfo(const char* name, int nin, UfuncResolver resolver, UfuncRules rules = {})
       : name(name), nin(nin), resolver(resolver), flags(rules.flags), lazy_op(rules.lazy_op) {}
@@ -54,6 +63,7 @@ struct UfuncInfo {
   int nin;
   UfuncResolver resolver;
   std::vector<UfuncLoopTypes> loop_types;
+  std::vector<UfuncConvertingLoop> converting_loops;
   uint32_t flags;                 // UfuncFlag bits
   std::optional<LazyOp> lazy_op;  // set when large calls may be deferred
   mutable UfuncLoopCache loop_cache;

@@ -200,6 +200,38 @@ bool should_defer(const UfuncCall& c, const UfuncLoopTypes& loop, const Dims& sh
   return true;
 }
 
+// A converting loop of plan.loop that reads every input needing a cast as it is: each such
+// array of its input dtype and not overlapping `out`, each scalar a Python int it holds,
+// no other inputs. Marks those arrays AsIs.
+int converting_loop(const UfuncCall& c, UfuncPlan& plan) {
+  const UfuncInfo& u = *c.ufunc;
+  bool any_convert = false;
+  for (int k = 0; k < u.nin; ++k) any_convert |= plan.use[k] == UfuncInputUse::Convert;
+  if (!any_convert) return -1;
+  for (size_t j = 0; j < u.converting_loops.size(); ++j) {
+    const UfuncConvertingLoop& cl = u.converting_loops[j];
+    if (cl.computes_as != plan.loop) continue;
+    bool ok = true;
+    for (int k = 0; k < u.nin && ok; ++k) {
+      const UfuncOperand& op = c.inputs[k];
+      const DType in = cl.types.in[k];
+      if (plan.use[k] == UfuncInputUse::Convert) {
+        ok = op.promo.dtype == in && !(c.out && may_overlap(op, *c.out));
+      } else if (plan.use[k] == UfuncInputUse::Scalar) {
+        ok = op.kind == UfuncOperandKind::WeakScalar && op.promo.weak == WeakKind::Int &&
+             is_integer(in) && weak_int_fits(op, in);
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    for (int k = 0; k < u.nin; ++k)
+      if (plan.use[k] == UfuncInputUse::Convert) plan.use[k] = UfuncInputUse::AsIs;
+    return static_cast<int>(j);
+  }
+  return -1;
+}
+
 }  // namespace
 
 UfuncPlan plan_ufunc_call(const UfuncCall& c) {
@@ -259,6 +291,7 @@ UfuncPlan plan_ufunc_call(const UfuncCall& c) {
   }
   plan.write_out = c.out && c.out->promo.dtype == loop.out;
   plan.defer = should_defer(c, loop, plan.shape);
+  if (!plan.defer && !u.converting_loops.empty()) plan.converting = converting_loop(c, plan);
   return plan;
 }
 

@@ -60,6 +60,9 @@ enum class UfuncInputUse : uint8_t {
 
 struct UfuncPlan {
   int loop = -1;  // index into the ufunc's loop_types (and launchers)
+  // Index into the ufunc's converting_loops when one computes `loop` from the inputs as
+  // they are (their uses then say AsIs, and scalars convert to its input types), else -1.
+  int converting = -1;
   // A comparison of an integer array with a Python int beyond every value of its dtype:
   // `constant_value` everywhere, shaped like input `constant_like` (-1: 0-d), written into
   // `out` when one is given; no kernel runs and nothing below is set.

@@ -351,4 +351,33 @@ UfuncDef* make_ufunc(const char* name, UfuncResolver resolver, const char* doc,
   return def;
 }
 
+// Op with its inputs converted to C first: the converting loops' functor.
+template <class Op, class C>
+struct ComputedAs {
+  template <class... A>
+  __device__ __forceinline__ auto operator()(A... a) const {
+    return Op{}(static_cast<C>(a)...);
+  }
+};
+
+// Adds to `def` a converting loop (core/ufunc_info.hpp) per storage type in Ins: Op of
+// inputs of that type read as they are and converted in the kernel to the compute type of
+// def's loop of storage type T, which it stands in for.
+template <class Op, int NIN, class T, class... Ins>
+void add_converting_loops(UfuncDef* def) {
+  int computes_as = -1;
+  for (size_t i = 0; i < def->loop_types.size(); ++i)
+    if (def->loop_types[i].in[0] == dtype_of<T>()) computes_as = static_cast<int>(i);
+  using C = compute_t<T>;
+  using Out = typename OutStorage<T, typename OpResult<Op, NIN, C>::type>::type;
+  auto add = [&](auto tag) {
+    using In = typename decltype(tag)::type;
+    const DType in = dtype_of<In>();
+    def->converting_loops.push_back({{{in, in, in}, dtype_of<Out>()}, computes_as});
+    def->converting_launchers.push_back(
+        &launch_elementwise<ComputedAs<Op, C>, Out, NIN, In, In>);
+  };
+  (add(TypeTag<Ins>{}), ...);
+}
+
 }  // namespace gpuarr

@@ -31,7 +31,8 @@ struct UfuncDef : UfuncInfo {
            UfuncRules rules = {})
       : UfuncInfo(name, nin, resolver, rules), doc(doc) {}
 
-  std::vector<UfuncLaunch> launchers;  // parallel to loop_types
+  std::vector<UfuncLaunch> launchers;             // parallel to loop_types
+  std::vector<UfuncLaunch> converting_launchers;  // parallel to converting_loops
   const char* doc;
   // The gpuarr::ufn functor its loops apply (gpuarr/ufunc_math.cuh), which generated NVRTC
   // kernels call; nullptr when the loops are not one functor's.

@@ -10,8 +10,11 @@ void add_arithmetic_ufuncs(std::vector<const UfuncDef*>& out) {
                                                     LazyOp::Subtract));
   out.push_back(make_ufunc<Multiply, 2, GA_ALL>("multiply", R::Default,
                                                 "Multiply arguments element-wise.", LazyOp::Multiply));
-  out.push_back(make_ufunc<TrueDivide, 2, GA_INEXACT>("divide", R::TrueDivide,
-                                                      "Divide arguments element-wise.", LazyOp::Divide));
+  UfuncDef* divide = make_ufunc<TrueDivide, 2, GA_INEXACT>(
+      "divide", R::TrueDivide, "Divide arguments element-wise.", LazyOp::Divide);
+  // Integers divide in float64 (R::TrueDivide picks that loop), read as they are.
+  add_converting_loops<TrueDivide, 2, double, GA_INTS>(divide);
+  out.push_back(divide);
   out.push_back(make_ufunc<Power, 2, GA_NUMBERS>(
       "power", R::Default, "First array elements raised to powers from second array, element-wise.",
       kUfuncNonnegativeIntExponent));

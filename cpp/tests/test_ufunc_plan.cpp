@@ -64,6 +64,7 @@ struct Ufuncs {
   UfuncInfo logical_and{"logical_and", 2, UfuncResolver::Default, kUfuncLogical};
   UfuncInfo where{"where", 3, UfuncResolver::Default, kUfuncWhereSelect};
   UfuncInfo power{"power", 2, UfuncResolver::Default, kUfuncNonnegativeIntExponent};
+  UfuncInfo divide{"divide", 2, UfuncResolver::TrueDivide, LazyOp::Divide};
 
   Ufuncs() {
     auto all = [](DType) { return true; };
@@ -74,6 +75,10 @@ struct Ufuncs {
       add_loops(*c, all, true);
     add_loops(where, all, false, true);
     add_loops(power, numeric, false);
+    add_loops(divide, inexact, false);
+    // Integers read as they are in place of the float64 loop (e f d F D: index 2).
+    for (DType t : kLoopOrder)
+      if (is_integer(t)) divide.converting_loops.push_back({{{t, t, t}, D::Float64}, 2});
   }
 };
 
@@ -585,3 +590,42 @@ TEST(UfuncPlan, SmallAddAllocations) {
 
 // Plan construction for `a + b` (1-d float32, same shapes), printed for the record; the
 // bound only catches a pathological regression (the dispatch's whole budget is ~6 us).
+
+// --- Converting loops -----------------------------------------------------------------
+
+TEST(UfuncPlan, ConvertingLoopsReadIntegerInputsAsTheyAre) {
+  const Ufuncs& u = ufuncs();
+  const TestArray i32(D::Int32, {8}), i32b(D::Int32, {8}), i64(D::Int64, {8}),
+      f64(D::Float64, {8}), u8(D::UInt8, {8});
+  auto converting = [&](const Call& c) {
+    const UfuncPlan p = c.plan();
+    EXPECT_EQ(loop_of(c, p).out, D::Float64);
+    if (p.converting < 0) return DType::Bool;  // none
+    for (int k = 0; k < 2; ++k)
+      EXPECT_TRUE(p.use[k] == UfuncInputUse::AsIs || p.use[k] == UfuncInputUse::Scalar);
+    return c.u->converting_loops.at(p.converting).types.in[0];
+  };
+  EXPECT_EQ(converting({&u.divide, {i32.desc(), i32b.desc()}}), D::Int32);
+  EXPECT_EQ(converting({&u.divide, {u8.desc(), u8.desc()}}), D::UInt8);
+  EXPECT_EQ(converting({&u.divide, {i32.desc(), weak_int(7)}}), D::Int32);
+  EXPECT_EQ(converting({&u.divide, {weak_int(-3), i64.desc()}}), D::Int64);
+  // A Python int the input dtype cannot hold, a float, mixed dtypes, an input that needs
+  // no cast: the listed loop and its casts.
+  EXPECT_EQ(converting({&u.divide, {i32.desc(), weak_int(int64_t(1) << 40)}}), D::Bool);
+  EXPECT_EQ(converting({&u.divide, {i32.desc(), weak_float(2.5)}}), D::Bool);
+  EXPECT_EQ(converting({&u.divide, {i32.desc(), i64.desc()}}), D::Bool);
+  EXPECT_EQ(converting({&u.divide, {i32.desc(), f64.desc()}}), D::Bool);
+  // out overlapping an input that is read as it is: the cast copy stays.
+  static const char buffer = 0;
+  const TestArray in_buffer(D::Int32, {8}, std::nullopt, &buffer, 0);
+  const TestArray out_on_it(D::Float64, {8}, std::nullopt, &buffer, 0);
+  Call c{&u.divide, {in_buffer.desc(), i32.desc()}};
+  c.out = &out_on_it;
+  EXPECT_EQ(converting(c), D::Bool);
+  EXPECT_EQ(c.plan().use[0], UfuncInputUse::Convert);
+  const TestArray out_elsewhere(D::Float64, {8});
+  c.out = &out_elsewhere;
+  EXPECT_EQ(converting(c), D::Int32);
+  // A float call keeps its listed loop.
+  EXPECT_EQ(Call({&u.divide, {f64.desc(), f64.desc()}}).plan().converting, -1);
+}
