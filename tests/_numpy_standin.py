@@ -68,7 +68,8 @@ STANDIN = {
     **{name: _device_op(f) for name, f in {
         "array": _array, "asarray": np.asarray,
         "empty": np.empty, "zeros": np.zeros, "ones": np.ones, "_empty_result": np.empty,
-        "_triangle": _triangle, "_reduce": _reduce, "_moveaxis": np.moveaxis,
+        "_triangle": _triangle, "_tri": lambda n, m, k, dtype: np.tri(n, m, k, dtype),
+        "_reduce": _reduce, "_moveaxis": np.moveaxis,
         # Python-level operations the functions under test call
         "arange": np.arange, "linspace": np.linspace,
         "nonzero": np.nonzero, "where": np.where, "any": np.any, "cumprod": np.cumprod,

@@ -17,7 +17,7 @@ import pytest
 import _numpy_standin
 from _numpy_standin import check, check_same_outcome, mode, to_host  # noqa: F401 (mode: a fixture)
 import gpuarr
-from conftest import ALL_DTYPES, dtype_id, outcome, requires_gpu
+from conftest import ALL_DTYPES, assert_bits_equal, dtype_id, gpu_test, outcome, requires_gpu
 
 gpu_only = [pytest.mark.gpu, requires_gpu]
 
@@ -190,6 +190,19 @@ def test_space_end_points_on_the_device_are_rejected():
 def test_tri(mode, N, M, k, dtype):
     check_same_outcome(mode, lambda: gpuarr.tri(N, M, k, dtype=dtype),
                        lambda: np.tri(N, M, k, dtype=dtype))
+
+
+@gpu_test
+def test_tri_tril_triu_past_one_grid():
+    """More rows than one grid's 65535 block rows, more columns than its 1024 blocks of 256
+    threads: both walk on."""
+    for N, M, k in ((70000, 5, -2), (2, 300000, 7)):
+        assert_bits_equal(gpuarr.tri(N, M, k, dtype=np.int8).get(),
+                          np.tri(N, M, k, dtype=np.int8))
+    h = np.arange(3 * 30000 * 4, dtype=np.float32).reshape(3, 30000, 4)
+    d = gpuarr.asarray(h)
+    assert_bits_equal(gpuarr.triu(d, 1).get(), np.triu(h, 1))
+    assert_bits_equal(gpuarr.tril(d[:, ::-1], -1).get(), np.tril(h[:, ::-1], -1))
 
 
 def test_tri_rejects_like():

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/promotion.hpp"
 #include "ops/array_ops.hpp"
+#include "ops/shape_ops.hpp"
 #include "ops/kernels.hpp"
 #include "runtime/device.hpp"
 
@@ -361,6 +362,17 @@ void bind_creation(py::module_& m) {
       },
       py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C", py::kw_only(),
       py::arg("device") = py::none(), "A new array of zeros (numpy.zeros).");
+  // numpy.tri for integer sizes (already clamped at 0) on the current device.
+  m.def("_tri", [](int64_t rows, int64_t cols, int64_t k, py::handle dtype) {
+    require_device();
+    const DType t = dtype_or(dtype, DType::Float64);
+    NDArray out = empty_array({rows, cols}, t, 'C');
+    const std::string one = scalar_bytes(py::int_(1), t);
+    launch_triangle(out.data(), nullptr, one.data(), 1, rows, cols, k, true, out.itemsize(),
+                    stream_for(out));
+    return make_owner(std::move(out));
+  });
+
   m.def(
       "ones",
       [](py::handle shape, py::handle dtype, py::handle order, py::handle device) {

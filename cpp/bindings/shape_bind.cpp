@@ -239,10 +239,14 @@ GPUARR_BINDINGS(120) {
     DeviceGuard guard(a.device());
     NDArray out = empty_array(a.shape, a.dtype, 'C');
     if (out.size() == 0) return make_owner(std::move(out));
-    assign_array(out, a);
+    const char* src = a.data();
+    if (!a.c_contiguous()) {
+      assign_array(out, a);
+      src = out.data();
+    }
     const int64_t rows = a.shape[a.ndim() - 2], cols = a.shape[a.ndim() - 1];
-    launch_triangle_zero(out.data(), out.size() / (rows * cols), rows, cols, k, lower,
-                         out.itemsize(), stream_for(out));
+    launch_triangle(out.data(), src, nullptr, out.size() / (rows * cols), rows, cols, k, lower,
+                    out.itemsize(), stream_for(out));
     return make_owner(std::move(out));
   });
 

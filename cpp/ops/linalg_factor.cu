@@ -239,7 +239,8 @@ NDArray linalg_cholesky(const NDArray& a, bool upper) {
     }
   }
   // Zero the triangle potrf left untouched (NumPy returns a clean triangular factor).
-  launch_triangle_zero(work.data(), batch, n, n, 0, /*lower=*/!upper, work.itemsize(), stream);
+  launch_triangle(work.data(), work.data(), nullptr, batch, n, n, 0, /*lower=*/!upper,
+                  work.itemsize(), stream);
   if (count_positive_info(info, batch, stream) > 0)
     throw LinAlgError("Matrix is not positive definite");
   return work;

@@ -8,11 +8,13 @@
 
 namespace gpuarr {
 
-// In a C-contiguous batch of `batch` matrices of rows x cols elements, zeroes the
-// elements (i, j) with j - i < k (lower == false: numpy.triu keeps j - i >= k) or
-// j - i > k (lower == true: numpy.tril keeps j - i <= k).
-void launch_triangle_zero(char* data, int64_t batch, int64_t rows, int64_t cols, int64_t k,
-                          bool lower, int64_t itemsize, cudaStream_t stream);
+// Writes a C-contiguous batch `out` of `batch` matrices of rows x cols elements: zero at
+// (i, j) with j - i < k (lower == false: numpy.triu keeps j - i >= k) or j - i > k
+// (lower == true: numpy.tril keeps j - i <= k); elsewhere src's element (src C-contiguous
+// like out; src == out leaves those elements alone) or, with a null src, the itemsize
+// bytes at `fill` (numpy.tri).
+void launch_triangle(char* out, const char* src, const void* fill, int64_t batch, int64_t rows,
+                     int64_t cols, int64_t k, bool lower, int64_t itemsize, cudaStream_t stream);
 
 // Gather along the middle axis of C-contiguous (outer, n_src, inner) `src` into
 // C-contiguous (outer, n_out, inner) `out`: out[o, t, i] = src[o, idx[t], i], with `idx`

@@ -1,4 +1,6 @@
-// numpy.triu / numpy.tril: zero one triangle of each matrix of a contiguous batch.
+// numpy.tri / tril / triu: one pass that writes each element of a C-contiguous batch of
+// matrices as zero (outside the kept triangle), the source's element or a fill value. A
+// block row walks one matrix row, so that no element divides its index.
 #include "ops/shape_ops.hpp"
 #include "ops/strided.cuh"
 
@@ -12,40 +14,49 @@ template <> struct TriWord<4> { using type = uint32_t; };
 template <> struct TriWord<8> { using type = uint64_t; };
 template <> struct TriWord<16> { using type = Word16; };
 
+// Rows r of the batch go to blockIdx.y, columns to the x threads.
 template <class W>
-__global__ void triangle_zero_kernel(W* data, int64_t n, int64_t rows, int64_t cols, int64_t k,
-                                     bool lower) {
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < n;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t j = e % cols;
-    const int64_t i = (e / cols) % rows;
-    const int64_t d = j - i;
-    if (lower ? d > k : d < k) data[e] = W{};
+__global__ void triangle_kernel(W* out, const W* src, W fill, int64_t total_rows, int64_t rows,
+                                int64_t cols, int64_t k, bool lower) {
+  for (int64_t r = blockIdx.y; r < total_rows; r += gridDim.y) {
+    const int64_t i = r % rows;
+    W* row = out + r * cols;
+    for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < cols;
+         j += int64_t(gridDim.x) * blockDim.x) {
+      const int64_t d = j - i;
+      if (lower ? d > k : d < k) row[j] = W{};
+      else if (src != out) row[j] = src ? src[r * cols + j] : fill;
+    }
   }
 }
 
 template <int Size>
-void launch_typed(char* data, int64_t n, int64_t rows, int64_t cols, int64_t k, bool lower,
-                  cudaStream_t stream) {
+void launch_typed(char* out, const char* src, const void* fill_bytes, int64_t total_rows,
+                  int64_t rows, int64_t cols, int64_t k, bool lower, cudaStream_t stream) {
   using W = typename TriWord<Size>::type;
   constexpr int kThreads = 256;
-  triangle_zero_kernel<W><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-      reinterpret_cast<W*>(data), n, rows, cols, k, lower);
-  check_launch("triangle_zero_kernel");
+  W fill{};
+  if (!src) fill = *reinterpret_cast<const W*>(fill_bytes);
+  const dim3 grid(static_cast<unsigned>(std::min<int64_t>((cols + kThreads - 1) / kThreads, 1024)),
+                  static_cast<unsigned>(std::min<int64_t>(total_rows, 65535)));
+  triangle_kernel<W><<<grid, kThreads, 0, stream>>>(reinterpret_cast<W*>(out),
+                                                    reinterpret_cast<const W*>(src), fill,
+                                                    total_rows, rows, cols, k, lower);
+  check_launch("triangle_kernel");
 }
 
 }  // namespace
 
-void launch_triangle_zero(char* data, int64_t batch, int64_t rows, int64_t cols, int64_t k,
-                          bool lower, int64_t itemsize, cudaStream_t stream) {
-  const int64_t n = batch * rows * cols;
-  if (n == 0) return;
+void launch_triangle(char* out, const char* src, const void* fill, int64_t batch, int64_t rows,
+                     int64_t cols, int64_t k, bool lower, int64_t itemsize, cudaStream_t stream) {
+  if (batch * rows * cols == 0) return;
+  const int64_t total_rows = batch * rows;
   switch (itemsize) {
-    case 1: return launch_typed<1>(data, n, rows, cols, k, lower, stream);
-    case 2: return launch_typed<2>(data, n, rows, cols, k, lower, stream);
-    case 4: return launch_typed<4>(data, n, rows, cols, k, lower, stream);
-    case 8: return launch_typed<8>(data, n, rows, cols, k, lower, stream);
-    case 16: return launch_typed<16>(data, n, rows, cols, k, lower, stream);
+    case 1: return launch_typed<1>(out, src, fill, total_rows, rows, cols, k, lower, stream);
+    case 2: return launch_typed<2>(out, src, fill, total_rows, rows, cols, k, lower, stream);
+    case 4: return launch_typed<4>(out, src, fill, total_rows, rows, cols, k, lower, stream);
+    case 8: return launch_typed<8>(out, src, fill, total_rows, rows, cols, k, lower, stream);
+    case 16: return launch_typed<16>(out, src, fill, total_rows, rows, cols, k, lower, stream);
   }
 }
 

@@ -50,7 +50,7 @@ def tri(N, M=None, k=0, dtype: DTypeLike = float, *, like=None) -> ndarray:
         return _core.array(_np.tri(N, M, k, dtype))
     # NumPy compares arange(N) with arange(-k, M - k): a negative N or M gives no rows or
     # columns rather than an error.
-    return _core._triangle(_core.ones((max(N, 0), max(M, 0)), dtype), k, True)
+    return _core._tri(max(N, 0), max(M, 0), k, dtype)
 
 
 def vander(x: ArrayLike, N=None, increasing=False) -> ndarray:
