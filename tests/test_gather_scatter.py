@@ -185,3 +185,23 @@ def test_gather_and_scatter_past_int32_elements():
     for r in check:
         want = ((r % 251) + np.arange(cols, dtype=np.uint8) * 3).astype(np.uint8)
         assert_bits_equal(a[r].get(), want)
+
+
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+def test_bounds_with_empty_axes_and_empty_results(index_dtype):
+    """No element to read in place of a bad index, or no element read at all: NumPy's
+    IndexError all the same, for get, set and take."""
+    idx = np.array([1, 20], dtype=index_dtype)
+    for shape, key in (((0,), (idx,)), ((0, 3), (slice(None), idx)), ((3, 0), (idx,)),
+                       ((0, 3), (idx,))):
+        h = np.zeros(shape, np.float32)
+        d = gpuarr.asarray(h)
+        dkey = tuple(gpuarr.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+        with pytest.raises(IndexError) as want:
+            h[key]
+        with pytest.raises(IndexError, match=str(want.value)):
+            d[dkey]
+        with pytest.raises(IndexError, match=str(want.value)):
+            d[dkey] = 1.0
+    assert_bits_equal(gpuarr.zeros((0, 3))[:, gpuarr.asarray(np.array([2, -3]))].get(),
+                      np.zeros((0, 3))[:, [2, -3]])

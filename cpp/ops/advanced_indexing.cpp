@@ -268,11 +268,14 @@ NDArray gather_advanced(const NDArray& a, const PreparedIndex& p) {
   DeviceGuard guard(a.device());  // the result lives on a's device
   NDArray out = empty_array(plan.result_shape, a.dtype, 'C');
   out.strides = plan.result_strides(a.itemsize());
+  const cudaStream_t stream = stream_for(a);
+  // An empty result reads no index, and an empty axis has no element 0 to read in place of
+  // a bad one: check first.
+  if (p.bounds_pending && (out.size() == 0 || p.axis_size == 0)) check_pending_bounds(p, stream);
   if (out.size() == 0) {
     out.strides = contiguous_strides(plan.result_shape, a.itemsize(), 'C');
     return out;
   }
-  const cudaStream_t stream = stream_for(a);
   IndexSource src = source_of(p);
   NDArray flag;
   if (p.bounds_pending) {
@@ -302,12 +305,12 @@ NDArray gather_advanced(const NDArray& a, const PreparedIndex& p) {
 
 void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& value) {
   const AdvancedPlan& plan = p.plan;
+  DeviceGuard guard(a.device());
+  const cudaStream_t stream = stream_for(a);
+  if (p.bounds_pending) check_pending_bounds(p, stream);  // NumPy: the index before the value
   if (p.mask_count >= 0) check_mask_assignment(value.ndim(), value.size(), p.mask_count);
   const Dims vs = setitem_value_strides(value.shape, value.strides, plan.result_shape);
   if (shape_size(plan.result_shape) == 0) return;
-  DeviceGuard guard(a.device());
-  const cudaStream_t stream = stream_for(a);
-  if (p.bounds_pending) check_pending_bounds(p, stream);
   launch_scatter(a.data() + plan.offset, plan.src_strides, source_of(p), p.index_strides,
                  value.data(), vs, plan.result_shape, a.itemsize(), stream);
 }
