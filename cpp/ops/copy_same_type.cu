@@ -9,13 +9,38 @@
 namespace gpuarr {
 namespace {
 
+// One dimension: i times the strides. More: rows of the innermost dim, one block a row,
+// the row's offsets found once (32-bit division) and its elements walked by the block's
+// threads; short rows: each element's offsets by 32-bit division. A launch holds < 2^31
+// elements (the host cuts larger ones into pieces). With 64-bit division per element,
+// flip along axis 0, roll along axis 1 or tile of a 4096^2 float32 matrix took 1.3 to 1.8
+// times CuPy's time.
 template <class W>
-__global__ void copy_strided_kernel(StridedArgs<2> a, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
+__global__ void copy_strided_kernel(StridedArgs<2> a, uint32_t n) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off[2];
-    element_offsets(a, i, off);
+    if (a.ndim == 1) {
+      off[0] = int64_t(i) * a.strides[0][0];
+      off[1] = int64_t(i) * a.strides[1][0];
+    } else {
+      element_offsets32(a, i, off);
+    }
     *reinterpret_cast<W*>(a.data[0] + off[0]) = *reinterpret_cast<const W*>(a.data[1] + off[1]);
+  }
+}
+
+template <class W>
+__global__ void copy_rows_kernel(StridedArgs<2> a, uint32_t rows, uint32_t inner) {
+  const int d = a.ndim - 1;
+  const int64_t ds = a.strides[0][d], ss = a.strides[1][d];
+  for (uint32_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    int64_t off[2];
+    element_offsets32(a, r * inner, off);
+    char* dst = a.data[0] + off[0];
+    const char* src = a.data[1] + off[1];
+    for (uint32_t j = threadIdx.x; j < inner; j += blockDim.x)
+      *reinterpret_cast<W*>(dst + j * ds) = *reinterpret_cast<const W*>(src + j * ss);
   }
 }
 
@@ -108,11 +133,25 @@ void copy_typed(char* dst, const Dims& ds, const char* src, const Dims& ss, cons
                 cudaStream_t stream) {
   if (copy_transposing<W>(dst, ds, src, ss, shape, stream)) return;
   constexpr int kThreads = 256;
-  for_each_launch<2>(shape, {&ds, &ss}, {dst, const_cast<char*>(src)},
-                     [&](const StridedArgs<2>& a, int64_t n) {
-                       copy_strided_kernel<W><<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, n);
-                       check_launch("copy_strided_kernel");
-                     });
+  constexpr int64_t kRowsMinInner = 128;
+  const bool rows = shape.size() >= 2 && shape.back() >= kRowsMinInner;
+  for_each_launch<2>(
+      shape, {&ds, &ss}, {dst, const_cast<char*>(src)},
+      [&](const StridedArgs<2>& a, int64_t n) {
+        if (rows && a.ndim >= 2) {
+          const int64_t inner = a.shape[a.ndim - 1];
+          const int64_t nrows = n / inner;
+          const auto blocks = static_cast<unsigned>(std::min<int64_t>(nrows, int64_t(1) << 20));
+          copy_rows_kernel<W><<<blocks, kThreads, 0, stream>>>(
+              a, static_cast<uint32_t>(nrows), static_cast<uint32_t>(inner));
+          check_launch("copy_rows_kernel");
+        } else {
+          copy_strided_kernel<W><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+              a, static_cast<uint32_t>(n));
+          check_launch("copy_strided_kernel");
+        }
+      },
+      INT32_MAX);
 }
 
 }  // namespace
