@@ -1,8 +1,10 @@
-"""Copies where the source is contiguous along one dim and the destination along another go
-through shared-memory tiles: bitwise against NumPy for every element size, planes whose
-sides are not multiples of the tile, batches (more than one grid's 65535 tiles deep),
-negative strides on the batch dims, 3-d permutations, and the planes too tall for the
-grid, which take the element-wise copy."""
+"""Same-dtype copies by layout, bitwise against NumPy: a source contiguous along one dim
+and a destination along another go through shared-memory tiles (every element size,
+planes whose sides are not multiples of the tile, batches deeper than one grid, negative
+strides on the batch dims, 3-d permutations, planes too tall for the grid); other strided
+copies walk rows of the innermost dim or, for short rows, divide each index in 32 bits,
+in pieces past 2^31 elements. Ufunc inputs contiguous along another dim than the result
+are copied like it first."""
 
 import numpy as np
 import pytest
@@ -46,3 +48,51 @@ def test_fancy_columns_keep_numpy_s_layout(rng):
     want = h[:, idx]
     assert got.strides == want.strides
     assert_bits_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "complex64"])
+def test_ufuncs_of_inputs_transposed_against_the_result(rng, dtype):
+    """Large inputs contiguous along another dim than the result are copied like it first:
+    values, result layout and out= as NumPy."""
+    h = random_array(rng, (300, 260), dtype)
+    g = random_array(rng, (260, 300), dtype)
+    d, e = gpuarr.asarray(h), gpuarr.asarray(g)
+    for got, want in ((d.T + e, h.T + g), (e + d.T, g + h.T), (d.T < e, h.T < g),
+                      (gpuarr.multiply(d.T, e[::-1]), np.multiply(h.T, g[::-1]))):
+        assert got.strides == want.strides
+        assert_bits_equal(got.get(), want)
+    out = gpuarr.empty((260, 300), dtype=dtype, order="F")
+    gpuarr.subtract(e, d.T[:, ::-1], out=out)
+    assert_bits_equal(out.get(), np.subtract(g, h.T[:, ::-1]))
+    h3 = random_array(rng, (40, 50, 60), dtype)
+    d3 = gpuarr.asarray(h3)
+    for axes in ((2, 0, 1), (1, 2, 0)):
+        t = h3.transpose(axes)
+        c = np.ascontiguousarray(t)
+        got = d3.transpose(axes) + gpuarr.asarray(c)
+        assert_bits_equal(got.get(), t + c)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex128"])
+def test_strided_copies_by_rows_and_by_element(rng, dtype):
+    h = random_array(rng, (300, 200), dtype)
+    d = gpuarr.asarray(h)
+    for key in ((slice(None, None, -1),), (slice(None), slice(None, None, -1)),
+                (slice(None, None, 2), slice(1, None, 3)), (slice(None), slice(None, 100))):
+        assert_bits_equal(d[key].copy().get(), h[key].copy())
+    assert_bits_equal(gpuarr.roll(d, 7, axis=1).get(), np.roll(h, 7, axis=1))
+    assert_bits_equal(gpuarr.tile(d[:50, :40], (2, 3)).get(), np.tile(h[:50, :40], (2, 3)))
+    flat = h.reshape(-1)
+    assert_bits_equal(gpuarr.asarray(flat)[::-3].copy().get(), flat[::-3].copy())
+
+
+def test_row_copies_past_int32_elements():
+    if gpuarr.cuda.runtime.memGetInfo()[0] < 5 * 2**30:
+        pytest.skip("needs 5 GiB of free GPU memory")
+    rows, cols = 2**21 + 3, 1025
+    row = (gpuarr.arange(cols, dtype=np.int32) % 251).astype(np.uint8)
+    full = gpuarr.ascontiguousarray(gpuarr.broadcast_to(row, (rows, cols)))
+    want = (np.arange(cols) % 251).astype(np.uint8)
+    per_piece = (2**31 - 1) // cols  # whole rows a launch holds
+    for r in (0, per_piece - 1, per_piece, per_piece + 1, rows - 1):
+        assert_bits_equal(full[r].get(), want)

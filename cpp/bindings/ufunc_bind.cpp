@@ -242,6 +242,7 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
         describe_array(copies[k], desc[k]);
         [[fallthrough]];
       case UfuncInputUse::AsIs:
+      case UfuncInputUse::Relayout:  // set later, by plan_ufunc_launch
         v.data = ops[k].array->data();
         break;
       case UfuncInputUse::Scalar:
@@ -263,6 +264,20 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
   }
   views[0].data = result.data();
   plan_ufunc_launch(plan, desc, nin, result.strides);  // plan.shape is the launch's from here
+  bool relayout = false;
+  for (int k = 0; k < nin; ++k) {
+    if (plan.use[k] != UfuncInputUse::Relayout) continue;
+    copies[k] = empty_like_array(result, ops[k].array->dtype, 'K');
+    assign_array(copies[k], *ops[k].array);
+    ops[k].array = &copies[k];
+    describe_array(copies[k], desc[k]);
+    views[k + 1].data = copies[k].data();
+    relayout = true;
+  }
+  if (relayout) {
+    plan.shape = result.shape;
+    plan_ufunc_launch(plan, desc, nin, result.strides);
+  }
   for (int k = 0; k <= nin; ++k) views[k].strides = &plan.strides[k];
   const UfuncLaunch launch =
       plan.converting >= 0 ? u.converting_launchers[plan.converting] : u.launchers[plan.loop];

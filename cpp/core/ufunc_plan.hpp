@@ -56,6 +56,10 @@ enum class UfuncInputUse : uint8_t {
   CopyForOverlap,  // a copy (order 'K'): it overlaps `out` without being the same view
   Scalar,          // the scalar, converted to the loop's input dtype
   ScalarTruth,     // the scalar's truth value (0 or 1), converted to the loop's input dtype
+  // Set by plan_ufunc_launch: a copy laid out like the result (the input is contiguous
+  // along another dim than the result, which the launch would read across); the launch
+  // is then planned again.
+  Relayout,
 };
 
 struct UfuncPlan {
@@ -95,7 +99,10 @@ UfuncPlan plan_ufunc_call(const UfuncCall& call);
 int ufunc_result_like(const UfuncOperand* inputs, int nin, const Dims& shape);
 
 // Fills plan.strides for the result's `result_strides` and `inputs` as they are launched
-// (arrays broadcast to plan.shape, scalars stride 0), then coalesces plan.shape with them.
+// (arrays broadcast to plan.shape, scalars stride 0), orders the dims by the result's
+// memory order, then coalesces plan.shape with them. Marks Relayout the large array inputs
+// that are contiguous along another dim than the result (the caller copies them like the
+// result and calls this again).
 void plan_ufunc_launch(UfuncPlan& plan, const UfuncOperand* inputs, int nin,
                        const Dims& result_strides);
 

@@ -552,11 +552,14 @@ TEST(UfuncPlan, LaunchDimsAreCoalesced) {
   p = launch({col.desc(), r3.desc()}, c_strides);
   EXPECT_EQ(p.shape, (Dims{2, 3}));
   EXPECT_EQ(p.strides, (std::vector<Dims>{{12, 4}, {4, 0}, {0, 4}}));
-  p = launch({f23.desc(), f23.desc()}, Dims{4, 8});  // merged in C order only
-  EXPECT_EQ(p.shape, (Dims{2, 3}));
+  // Dims in the result's memory order: an F-ordered result merges with F-ordered inputs.
+  p = launch({f23.desc(), f23.desc()}, Dims{4, 8});
+  EXPECT_EQ(p.shape, (Dims{6}));
+  EXPECT_EQ(p.strides, (std::vector<Dims>{{4}, {4}, {4}}));
   p = launch({f23.desc(), c23.desc()}, Dims{4, 8});  // mixed orders: nothing merges
-  EXPECT_EQ(p.shape, (Dims{2, 3}));
-  EXPECT_EQ(p.strides, (std::vector<Dims>{{4, 8}, {4, 8}, {12, 4}}));
+  EXPECT_EQ(p.shape, (Dims{3, 2}));
+  EXPECT_EQ(p.strides, (std::vector<Dims>{{8, 4}, {8, 4}, {4, 12}}));
+  EXPECT_EQ(p.use[1], UfuncInputUse::AsIs);  // too small to copy
   p = launch({z.desc(), z.desc()}, Dims{});  // 0-d keeps its shape
   EXPECT_EQ(p.shape, (Dims{}));
   EXPECT_EQ(p.strides, (std::vector<Dims>{{}, {}, {}}));
@@ -628,4 +631,34 @@ TEST(UfuncPlan, ConvertingLoopsReadIntegerInputsAsTheyAre) {
   EXPECT_EQ(converting(c), D::Int32);
   // A float call keeps its listed loop.
   EXPECT_EQ(Call({&u.divide, {f64.desc(), f64.desc()}}).plan().converting, -1);
+}
+
+// --- Inputs contiguous along another dim than the result ----------------------------------
+
+TEST(UfuncPlan, LargeTransposedInputsAreCopiedLikeTheResult) {
+  const Ufuncs& u = ufuncs();
+  const int64_t n = 512;
+  const TestArray c(D::Float32, {n, n}), f(D::Float32, {n, n}, Dims{4, 4 * n}),
+      row(D::Float32, {n}), strided(D::Float32, {n, n}, Dims{8 * n, 8}),
+      no_unit(D::Float32, {n, n}, Dims{8, 8 * n}), small_f(D::Float32, {64, 64}, Dims{4, 256});
+  auto launch = [&](std::vector<UfuncOperand> in, const Dims& result_strides) {
+    Call call{&u.add, in};
+    UfuncPlan p = call.plan();
+    plan_ufunc_launch(p, in.data(), static_cast<int>(in.size()), result_strides);
+    return p;
+  };
+  const Dims c_strides{4 * n, 4}, f_strides{4, 4 * n};
+  UfuncPlan p = launch({c.desc(), f.desc()}, c_strides);
+  EXPECT_EQ(p.use[0], UfuncInputUse::AsIs);
+  EXPECT_EQ(p.use[1], UfuncInputUse::Relayout);
+  p = launch({f.desc(), c.desc()}, f_strides);  // a result like the F-ordered input
+  EXPECT_EQ(p.use[0], UfuncInputUse::AsIs);
+  EXPECT_EQ(p.use[1], UfuncInputUse::Relayout);
+  EXPECT_EQ(p.strides[0].back(), 4);  // walked along the result's contiguous dim
+  // Broadcast rows, strided views without a contiguous dim, short inner strides and small
+  // results launch as they are.
+  EXPECT_EQ(launch({c.desc(), row.desc()}, c_strides).use[1], UfuncInputUse::AsIs);
+  EXPECT_EQ(launch({c.desc(), strided.desc()}, c_strides).use[1], UfuncInputUse::AsIs);
+  EXPECT_EQ(launch({c.desc(), no_unit.desc()}, c_strides).use[1], UfuncInputUse::AsIs);
+  EXPECT_EQ(launch({small_f.desc(), small_f.desc()}, Dims{256, 4}).use[0], UfuncInputUse::AsIs);
 }
