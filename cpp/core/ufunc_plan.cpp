@@ -183,22 +183,18 @@ bool should_defer(const UfuncCall& c, const UfuncLoopTypes& loop, const Dims& sh
   if (c.defer_min_size <= 0 || shape_size(shape) < c.defer_min_size) return false;
   if (loop.out != DType::Float32 && loop.out != DType::Float64) return false;
   const int64_t item = itemsize(loop.out);
-  bool layout_known = false;
   for (int k = 0; k < u.nin; ++k) {
     if (loop.in[k] != loop.out) return false;
     const UfuncOperand& op = c.inputs[k];
-    if (!is_array(op)) continue;
-    if (op.promo.dtype != loop.out) return false;
-    if (!layout_known && *op.shape == shape && !is_c_contiguous(shape, *op.strides, item)) {
-      // The eager result follows this operand's memory order (order 'K'): defer only when
-      // that order is C.
-      layout_known = true;
-      if (is_f_contiguous(shape, *op.strides, item) ||
-          strides_like(shape, *op.strides, item) != contiguous_strides(shape, item, 'C'))
-        return false;
-    }
+    if (is_array(op) && op.promo.dtype != loop.out) return false;
   }
-  return true;
+  // The eager result follows this operand's memory order (order 'K'): defer only when
+  // that order is C, as the deferred result's.
+  const int like = ufunc_result_like(c.inputs, u.nin, shape);
+  if (like < 0) return true;
+  const Dims& st = *c.inputs[like].strides;
+  return !is_f_contiguous(shape, st, item) &&
+         strides_like(shape, st, item) == contiguous_strides(shape, item, 'C');
 }
 
 // A converting loop of plan.loop that reads every input needing a cast as it is: each such
@@ -329,13 +325,22 @@ void order_by_result_memory(Dims& shape, std::vector<Dims>& strides) {
 }  // namespace
 
 int ufunc_result_like(const UfuncOperand* inputs, int nin, const Dims& shape) {
-  for (int k = 0; k < nin; ++k) {
-    const UfuncOperand& op = inputs[k];
-    if (is_array(op) && *op.shape == shape &&
-        !is_c_contiguous(*op.shape, *op.strides, itemsize(op.promo.dtype)))
-      return k;
-  }
-  return -1;
+  auto full = [&](int k) { return is_array(inputs[k]) && *inputs[k].shape == shape; };
+  auto c_ordered = [&](int k) {
+    const int64_t item = itemsize(inputs[k].promo.dtype);
+    return is_c_contiguous(shape, *inputs[k].strides, item) ||
+           strides_like(shape, *inputs[k].strides, item) == contiguous_strides(shape, item, 'C');
+  };
+  int like = -1;
+  for (int k = 0; k < nin && like < 0; ++k)
+    if (full(k) && !is_c_contiguous(shape, *inputs[k].strides, itemsize(inputs[k].promo.dtype)))
+      like = k;
+  if (like < 0 || c_ordered(like)) return like;
+  // NumPy's iterator orders the axes by every operand's strides, C order winning where two
+  // disagree: a C-ordered input of the result's shape beside this one makes the result C.
+  for (int k = 0; k < nin; ++k)
+    if (k != like && full(k) && c_ordered(k)) return -1;
+  return like;
 }
 
 void plan_ufunc_launch(UfuncPlan& plan, const UfuncOperand* inputs, int nin,

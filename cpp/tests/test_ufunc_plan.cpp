@@ -504,8 +504,10 @@ TEST(UfuncPlan, DeferralDecision) {
   // The eager result would follow an F-ordered operand: not deferred. A sliced or reversed
   // operand's order 'K' is C, as the deferred result is.
   EXPECT_TRUE(defers(u.add, {c2.desc(), c2.desc()}));
-  EXPECT_FALSE(defers(u.add, {f2.desc(), c2.desc()}));
-  EXPECT_FALSE(defers(u.add, {c2.desc(), f2.desc()}));
+  // F beside C: NumPy's result is C (C order wins where operands disagree), as deferred.
+  EXPECT_TRUE(defers(u.add, {f2.desc(), c2.desc()}));
+  EXPECT_TRUE(defers(u.add, {c2.desc(), f2.desc()}));
+  EXPECT_FALSE(defers(u.add, {f2.desc(), f2.desc()}));
   EXPECT_TRUE(defers(u.add, {sliced.desc(), f2.desc()}));  // the first non-C operand decides
   EXPECT_TRUE(defers(u.add, {reversed.desc(), f32.desc()}));
 }
@@ -514,14 +516,19 @@ TEST(UfuncPlan, DeferralDecision) {
 
 TEST(UfuncPlan, ResultLayoutFollowsTheFirstNonCOperandOfTheResultShape) {
   const TestArray c(D::Float32, {2, 3}), f(D::Float32, {2, 3}, Dims{4, 8}),
-      row_strided(D::Float32, {3}, Dims{8}), empty_f(D::Float32, {0, 3}, Dims{4, 0});
+      row_strided(D::Float32, {3}, Dims{8}), empty_f(D::Float32, {0, 3}, Dims{4, 0}),
+      c_sliced(D::Float32, {2, 3}, Dims{24, 8}), f_sliced(D::Float32, {2, 3}, Dims{8, 16});
   const Dims shape{2, 3};
   auto like = [&](std::vector<UfuncOperand> in) {
     return ufunc_result_like(in.data(), static_cast<int>(in.size()), shape);
   };
   EXPECT_EQ(like({c.desc(), c.desc()}), -1);
-  EXPECT_EQ(like({c.desc(), f.desc()}), 1);
-  EXPECT_EQ(like({f.desc(), c.desc()}), 0);
+  EXPECT_EQ(like({f.desc(), f_sliced.desc()}), 0);
+  EXPECT_EQ(like({c_sliced.desc(), f.desc()}), 0);  // C-ordered: the result is C either way
+  // An F-ordered and a C-ordered operand of the result's shape: NumPy's result is C.
+  EXPECT_EQ(like({c.desc(), f.desc()}), -1);
+  EXPECT_EQ(like({f.desc(), c.desc()}), -1);
+  EXPECT_EQ(like({f.desc(), c_sliced.desc()}), -1);
   EXPECT_EQ(like({row_strided.desc(), c.desc()}), -1);  // broadcast operands do not count
   EXPECT_EQ(like({weak_float(1), f.desc()}), 1);
   const Dims empty{0, 3};
