@@ -280,6 +280,20 @@ def test_bincount(rng, dtype):
 
 
 @gpu_test
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint32, np.int64], ids=dtype_id)
+@pytest.mark.parametrize("top", [7, 3000, 20000])  # shared bins, shared counts only, global
+def test_bincount_many_values_and_bins(rng, dtype, top):
+    top = min(top, np.iinfo(dtype).max)
+    h = rng.integers(0, top, size=1 << 20).astype(dtype)
+    h[-1] = top  # the largest value is the last one
+    d = ga.asarray(h)
+    np.testing.assert_array_equal(ga.bincount(d).get(), np.bincount(h))
+    w = rng.standard_normal(h.size)
+    np.testing.assert_allclose(ga.bincount(d, weights=ga.asarray(w)).get(),
+                               np.bincount(h, weights=w), rtol=1e-9, atol=1e-9)
+
+
+@gpu_test
 def test_bincount_errors():
     cases = [([-1, 2], {}), ([1, 2], {"minlength": -1}), (np.array([1.0, 2.0]), {}),
              (np.zeros((2, 2), int), {}), ([1, 2], {"weights": [1.0]}), (np.array(3), {})]

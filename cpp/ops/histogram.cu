@@ -1,6 +1,6 @@
 // bincount and histogram: atomics into the bins (int64 counts, float64 weighted sums); the
-// bin of a value follows NumPy's rules (core/sorting.hpp). A histogram of up to a few
-// thousand bins counts in shared memory first (a copy of the bins per warp where they fit),
+// bin of a value follows NumPy's rules (core/sorting.hpp), bincount's values are read in
+// their own integer dtype. Up to a few thousand bins are counted in shared memory first (a copy of the bins per warp where they fit),
 // then adds each block's bins to the result: a few hundred bins hit by millions of global
 // atomics serialise on those addresses.
 #include <cub/device/device_reduce.cuh>
@@ -20,11 +20,20 @@ namespace {
 
 using namespace sortdev;
 
-struct MinOp {
-  __device__ int64_t operator()(int64_t a, int64_t b) const { return b < a ? b : a; }
+// The least and greatest of integers, in one pass.
+struct IntRange {
+  int64_t lo, hi;
 };
-struct MaxOp {
-  __device__ int64_t operator()(int64_t a, int64_t b) const { return b > a ? b : a; }
+struct IntRangeOp {
+  __device__ IntRange operator()(const IntRange& a, const IntRange& b) const {
+    return {b.lo < a.lo ? b.lo : a.lo, b.hi > a.hi ? b.hi : a.hi};
+  }
+};
+template <class T> struct ToIntRange {
+  __device__ IntRange operator()(const T& v) const {
+    const auto x = static_cast<int64_t>(v);
+    return {x, x};
+  }
 };
 // NaN-propagating min and max of doubles, in one pass.
 struct MinMax {
@@ -56,17 +65,6 @@ void reduce_into(In in, int64_t n, T* out, Op op, T init, cudaStream_t stream) {
             "cub::DeviceReduce::Reduce");
 }
 
-__global__ void bincount_kernel(const int64_t* __restrict__ x, const double* __restrict__ w,
-                                int64_t n, unsigned long long* __restrict__ counts,
-                                double* __restrict__ sums) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t b = x[i];
-    if (w) atomicAdd(sums + b, w[i]);
-    else atomicAdd(counts + b, 1ull);
-  }
-}
-
 // a: contiguous, converted to double per element (exact for every real dtype but
 // (u)int64 beyond 2**53, which NumPy also compares as float64).
 template <class T>
@@ -83,15 +81,32 @@ template <class T> struct ToMinMax {
   }
 };
 
+// The bin of a value: numpy.histogram's (uniform bins by arithmetic, others by search of
+// the edges), or numpy.bincount's (the value itself). Negative: not counted.
+struct HistogramBin {
+  const double* edges;
+  int64_t nbins;
+  bool uniform;
+  double first, last, norm;
+  template <class T> __device__ int64_t operator()(const T& v) const {
+    const double x = to_double<T>(v);
+    return uniform ? histogram_uniform_bin(x, first, last, norm, edges, nbins)
+                   : histogram_edges_bin(x, edges, nbins);
+  }
+};
+struct ValueBin {
+  template <class T> __device__ int64_t operator()(const T& v) const {
+    return static_cast<int64_t>(v);
+  }
+};
+
 // Bins counted per block in shared memory: `copies` copies of the bins (warp w adds to copy
 // w % copies), summed and added to the result once per block. Bin is uint32_t for counts (a
-// block sees fewer than 2^32 elements: histogram_array sizes the grid so) and double for
+// block sees fewer than 2^32 elements: count_into_bins sizes the grid so) and double for
 // weighted sums.
-template <class T, class Bin>
+template <class T, class Bin, class BinOf>
 __global__ void histogram_shared_kernel(const T* __restrict__ a, const double* __restrict__ w,
-                                        int64_t n, const double* __restrict__ edges,
-                                        int nbins, bool uniform, double first, double last,
-                                        double norm, int copies,
+                                        int64_t n, BinOf bin_of, int nbins, int copies,
                                         unsigned long long* __restrict__ counts,
                                         double* __restrict__ sums) {
   extern __shared__ __align__(8) unsigned char smem[];
@@ -101,9 +116,7 @@ __global__ void histogram_shared_kernel(const T* __restrict__ a, const double* _
   Bin* mine = bins + (threadIdx.x / 32) % copies * nbins;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x) {
-    const double x = to_double<T>(a[i]);
-    const int64_t b = uniform ? histogram_uniform_bin(x, first, last, norm, edges, nbins)
-                              : histogram_edges_bin(x, edges, nbins);
+    const int64_t b = bin_of(a[i]);
     if (b < 0) continue;
     if constexpr (std::is_same_v<Bin, double>) atomicAdd(mine + b, w[i]);
     else atomicAdd(mine + b, 1u);
@@ -123,20 +136,51 @@ constexpr int kHistogramSharedBytes = 32 * 1024;
 constexpr int kHistogramMaxCopies = 8;  // one per warp of a kThreads block
 constexpr int64_t kHistogramMaxGrid = 1024;
 
-template <class T>
+template <class T, class BinOf>
 __global__ void histogram_kernel(const T* __restrict__ a, const double* __restrict__ w,
-                                 int64_t n, const double* __restrict__ edges, int64_t nbins,
-                                 bool uniform, double first, double last, double norm,
+                                 int64_t n, BinOf bin_of,
                                  unsigned long long* __restrict__ counts,
                                  double* __restrict__ sums) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x) {
-    const double x = to_double<T>(a[i]);
-    const int64_t b = uniform ? histogram_uniform_bin(x, first, last, norm, edges, nbins)
-                              : histogram_edges_bin(x, edges, nbins);
+    const int64_t b = bin_of(a[i]);
     if (b < 0) continue;
     if (w) atomicAdd(sums + b, w[i]);
     else atomicAdd(counts + b, 1ull);
+  }
+}
+
+// Adds the n values at `a` (weights `w`, or counts where w is null) into `nbins` bins of
+// `out` (int64 counts or float64 sums, zeroed): in shared memory per block where the bins
+// fit, else by global atomics.
+template <class T, class BinOf>
+void count_into_bins(const T* a, const double* w, int64_t n, BinOf bin_of, int64_t nbins,
+                     NDArray& out, cudaStream_t stream) {
+  auto* counts = reinterpret_cast<unsigned long long*>(out.data());
+  auto* sums = reinterpret_cast<double*>(out.data());
+  const bool weighted = w != nullptr;
+  const int64_t bin_bytes = weighted ? int64_t(sizeof(double)) : int64_t(sizeof(uint32_t));
+  if (nbins * bin_bytes <= kHistogramSharedBytes) {
+    const int copies = static_cast<int>(
+        std::min<int64_t>(kHistogramMaxCopies, kHistogramSharedBytes / (nbins * bin_bytes)));
+    const size_t smem = size_t(copies * nbins * bin_bytes);
+    // Enough blocks to fill the GPU, few enough that each block's bins reach the result in
+    // few atomics; at least n / 2^31 blocks so that no block counts 2^32.
+    const int64_t needed = (n + kThreads - 1) / kThreads;
+    const unsigned grid = static_cast<unsigned>(
+        std::min(needed, std::max(kHistogramMaxGrid, (n >> 31) + 1)));
+    if (weighted) {
+      histogram_shared_kernel<T, double, BinOf><<<grid, kThreads, smem, stream>>>(
+          a, w, n, bin_of, int(nbins), copies, counts, sums);
+    } else {
+      histogram_shared_kernel<T, uint32_t, BinOf><<<grid, kThreads, smem, stream>>>(
+          a, w, n, bin_of, int(nbins), copies, counts, sums);
+    }
+    check_launch("histogram_shared_kernel");
+  } else {
+    histogram_kernel<T, BinOf><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+        a, w, n, bin_of, counts, sums);
+    check_launch("histogram_kernel");
   }
 }
 
@@ -169,32 +213,43 @@ NDArray contiguous(const NDArray& a, DType t) {
 
 NDArray bincount_array(const NDArray& x_in, const NDArray* weights, int64_t minlength) {
   if (minlength < 0) throw ValueError("'minlength' must not be negative");
-  const NDArray x = contiguous(x_in, DType::Int64);
+  // The values in their own integer dtype (uint64 as int64, which NumPy casts it to).
+  const bool own = is_integer(x_in.dtype) && x_in.dtype != DType::UInt64;
+  const NDArray x = contiguous(x_in, own || x_in.dtype == DType::Bool ? x_in.dtype : DType::Int64);
   const int64_t n = x.size();
   const cudaStream_t stream = stream_for(x_in);
-  int64_t nbins = minlength;
-  if (n > 0) {
-    auto mm = scratch(2 * sizeof(int64_t));
-    int64_t* d = static_cast<int64_t*>(mm->ptr());
-    const int64_t* xs = reinterpret_cast<const int64_t*>(x.data());
-    reduce_into<int64_t>(xs, n, d, MinOp{}, std::numeric_limits<int64_t>::max(), stream);
-    reduce_into<int64_t>(xs, n, d + 1, MaxOp{}, std::numeric_limits<int64_t>::min(), stream);
-    int64_t h[2];
-    read_small_device_bytes(h, d, sizeof(h), stream);
-    if (h[0] < 0) throw ValueError("'list' argument must have no negative elements");
-    nbins = std::max(nbins, h[1] + 1);
-  }
-  NDArray out = empty_array(Dims{nbins}, weights ? DType::Float64 : DType::Int64, 'C');
-  if (nbins > 0)
-    GPUARR_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, size_t(nbins) * 8, stream));
-  if (n == 0) return out;
+  const bool weighted = weights != nullptr;
   NDArray w;
-  if (weights) w = contiguous(*weights, DType::Float64);
-  bincount_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-      reinterpret_cast<const int64_t*>(x.data()),
-      weights ? reinterpret_cast<const double*>(w.data()) : nullptr, n,
-      reinterpret_cast<unsigned long long*>(out.data()), reinterpret_cast<double*>(out.data()));
-  check_launch("bincount_kernel");
+  if (weighted) w = contiguous(*weights, DType::Float64);
+  NDArray out;
+  dispatch_dtype(x.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_integral_v<T> || std::is_same_v<T, uint64_t>) {
+      throw std::logic_error("bincount_array: values of a non-integer dtype");
+    } else {
+      const T* xs = reinterpret_cast<const T*>(x.data());
+      int64_t nbins = minlength;
+      if (n > 0) {
+        auto mm = scratch(sizeof(IntRange));
+        auto* r = static_cast<IntRange*>(mm->ptr());
+        const thrust::transform_iterator<ToIntRange<T>, const T*> in(xs, ToIntRange<T>{});
+        reduce_into<IntRange>(in, n, r, IntRangeOp{},
+                              IntRange{std::numeric_limits<int64_t>::max(),
+                                       std::numeric_limits<int64_t>::min()},
+                              stream);
+        IntRange h;
+        read_small_device_bytes(&h, r, sizeof(h), stream);
+        if (h.lo < 0) throw ValueError("'list' argument must have no negative elements");
+        nbins = std::max(nbins, h.hi + 1);
+      }
+      out = empty_array(Dims{nbins}, weighted ? DType::Float64 : DType::Int64, 'C');
+      if (nbins > 0)
+        GPUARR_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, size_t(nbins) * 8, stream));
+      if (n > 0)
+        count_into_bins(xs, weighted ? reinterpret_cast<const double*>(w.data()) : nullptr, n,
+                        ValueBin{}, nbins, out, stream);
+    }
+  });
   return out;
 }
 
@@ -244,34 +299,11 @@ NDArray histogram_array(const NDArray& a_in, const NDArray* weights, const NDArr
       if constexpr (is_complex_v<T>) {
         throw TypeError("histogram of complex values is not supported");
       } else {
-        const T* src = reinterpret_cast<const T*>(a.data());
         const double* wts = weighted ? reinterpret_cast<const double*>(w.data()) : nullptr;
-        const double* e = reinterpret_cast<const double*>(edges.data());
-        auto* counts = reinterpret_cast<unsigned long long*>(out.data());
-        auto* sums = reinterpret_cast<double*>(out.data());
-        const int64_t bin_bytes = weighted ? int64_t(sizeof(double)) : int64_t(sizeof(uint32_t));
-        if (nbins * bin_bytes <= kHistogramSharedBytes) {
-          const int copies = static_cast<int>(std::min<int64_t>(
-              kHistogramMaxCopies, kHistogramSharedBytes / (nbins * bin_bytes)));
-          const size_t smem = size_t(copies * nbins * bin_bytes);
-          // Enough blocks to fill the GPU, few enough that each block's bins reach the
-          // result in few atomics; at least n / 2^31 blocks so that no block counts 2^32.
-          const int64_t needed = (n + kThreads - 1) / kThreads;
-          const unsigned grid = static_cast<unsigned>(
-              std::min(needed, std::max(kHistogramMaxGrid, (n >> 31) + 1)));
-          if (weighted) {
-            histogram_shared_kernel<T, double><<<grid, kThreads, smem, stream>>>(
-                src, wts, n, e, int(nbins), uniform, first, last, norm, copies, counts, sums);
-          } else {
-            histogram_shared_kernel<T, uint32_t><<<grid, kThreads, smem, stream>>>(
-                src, wts, n, e, int(nbins), uniform, first, last, norm, copies, counts, sums);
-          }
-          check_launch("histogram_shared_kernel");
-        } else {
-          histogram_kernel<T><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-              src, wts, n, e, nbins, uniform, first, last, norm, counts, sums);
-          check_launch("histogram_kernel");
-        }
+        const HistogramBin bin_of{reinterpret_cast<const double*>(edges.data()), nbins,
+                                  uniform, first, last, norm};
+        count_into_bins(reinterpret_cast<const T*>(a.data()), wts, n, bin_of, nbins, out,
+                        stream);
       }
     });
   }
