@@ -205,3 +205,24 @@ def test_bounds_with_empty_axes_and_empty_results(index_dtype):
             d[dkey] = 1.0
     assert_bits_equal(gpuarr.zeros((0, 3))[:, gpuarr.asarray(np.array([2, -3]))].get(),
                       np.zeros((0, 3))[:, [2, -3]])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex128"])
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+def test_gather_of_long_rows(rng, dtype, index_dtype):
+    """The index constant along rows of 128 elements or more: one block a row."""
+    h = random_array(rng, (50, 300), dtype)
+    d = gpuarr.asarray(h)
+    for hi, di in _index_views(rng, 40, 50, index_dtype):
+        assert_bits_equal(d[di].get(), h[hi])
+        assert_bits_equal(d[di, ::-2].get(), h[hi, ::-2])
+        assert_bits_equal(gpuarr.take(d, di, axis=0).get(), np.take(h, hi, axis=0))
+    wide = rng.integers(-200, 200, 30).astype(index_dtype)
+    assert_bits_equal(gpuarr.take(d, gpuarr.asarray(wide), axis=0, mode="wrap").get(),
+                      np.take(h, wide, axis=0, mode="wrap"))
+    h3 = random_array(rng, (5, 20, 200), dtype)
+    i3 = rng.integers(-20, 20, (3, 4)).astype(index_dtype)
+    assert_bits_equal(gpuarr.asarray(h3)[:, gpuarr.asarray(i3)].get(), h3[:, i3])
+    bad = np.array([3, 60, -70], dtype=index_dtype)
+    with pytest.raises(IndexError, match="index 60 is out of bounds for axis 0 with size 50"):
+        d[gpuarr.asarray(bad)]

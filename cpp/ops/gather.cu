@@ -94,6 +94,24 @@ __global__ void gather_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
   }
 }
 
+// The same where the index is constant along rows of the innermost dim (a[idx] of rows,
+// take along axis 0): one block a row reads the index and finds the row's offsets once.
+template <class W, class I>
+__global__ void gather_rows_kernel(StridedArgs<3> a, uint32_t rows, uint32_t inner,
+                                   IndexRule r) {
+  const int d = a.ndim - 1;
+  const int64_t os = a.strides[0][d], ss = a.strides[1][d];
+  for (uint32_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    int64_t off[3];
+    element_offsets32(a, row * inner, off);
+    const int64_t extra = source_offset(*reinterpret_cast<const I*>(a.data[2] + off[2]), r);
+    char* out = a.data[0] + off[0];
+    const char* src = a.data[1] + off[1] + extra;
+    for (uint32_t j = threadIdx.x; j < inner; j += blockDim.x)
+      *reinterpret_cast<W*>(out + j * os) = *reinterpret_cast<const W*>(src + j * ss);
+  }
+}
+
 // Operands: 0 dst (subspace strides), 1 index, 2 value.
 template <class W, class I>
 __global__ void scatter_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
@@ -151,12 +169,23 @@ void gather_typed(char* out, const Dims& os, const char* src, const Dims& ss,
                   const IndexSource& idx, const Dims& is, const Dims& shape,
                   cudaStream_t stream) {
   const IndexRule r = rule_of(idx);
+  constexpr int64_t kRowsMinInner = 128;
+  const bool rows = shape.size() >= 2 && shape.back() >= kRowsMinInner && is.back() == 0;
   for_each_launch<3>(
       shape, {&os, &ss, &is}, {out, const_cast<char*>(src), const_cast<char*>(idx.data)},
       [&](const StridedArgs<3>& a, int64_t n) {
-        gather_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-            a, static_cast<uint32_t>(n), r);
-        check_launch("gather_kernel");
+        if (rows && a.ndim >= 2) {
+          const int64_t inner = a.shape[a.ndim - 1];
+          const int64_t nrows = n / inner;
+          const auto blocks = static_cast<unsigned>(std::min<int64_t>(nrows, int64_t(1) << 20));
+          gather_rows_kernel<W, I><<<blocks, kThreads, 0, stream>>>(
+              a, static_cast<uint32_t>(nrows), static_cast<uint32_t>(inner), r);
+          check_launch("gather_rows_kernel");
+        } else {
+          gather_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+              a, static_cast<uint32_t>(n), r);
+          check_launch("gather_kernel");
+        }
       },
       INT32_MAX);
 }
