@@ -81,16 +81,18 @@ __device__ __forceinline__ int64_t source_offset(I value, const IndexRule& r) {
   return v * r.stride;
 }
 
-// Operands: 0 out, 1 src (subspace strides), 2 index. A launch holds < 2^31 elements.
-template <class W, class I>
-__global__ void gather_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
+// Operands: 0 out, 1 in, 2 index; the index's offset is added on the indexed side, `in`
+// for a gather (out[i] = src[... + offset]), `out` for a scatter (dst[... + offset] =
+// value[i]). A launch holds < 2^31 elements.
+template <class W, class I, bool Scatter>
+__global__ void indexed_copy_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
   const uint32_t step = gridDim.x * blockDim.x;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off[3];
     element_offsets32(a, i, off);
     const int64_t extra = source_offset(*reinterpret_cast<const I*>(a.data[2] + off[2]), r);
-    *reinterpret_cast<W*>(a.data[0] + off[0]) =
-        *reinterpret_cast<const W*>(a.data[1] + off[1] + extra);
+    *reinterpret_cast<W*>(a.data[0] + off[0] + (Scatter ? extra : 0)) =
+        *reinterpret_cast<const W*>(a.data[1] + off[1] + (Scatter ? 0 : extra));
   }
 }
 
@@ -109,19 +111,6 @@ __global__ void gather_rows_kernel(StridedArgs<3> a, uint32_t rows, uint32_t inn
     const char* src = a.data[1] + off[1] + extra;
     for (uint32_t j = threadIdx.x; j < inner; j += blockDim.x)
       *reinterpret_cast<W*>(out + j * os) = *reinterpret_cast<const W*>(src + j * ss);
-  }
-}
-
-// Operands: 0 dst (subspace strides), 1 index, 2 value.
-template <class W, class I>
-__global__ void scatter_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
-  const uint32_t step = gridDim.x * blockDim.x;
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
-    int64_t off[3];
-    element_offsets32(a, i, off);
-    const int64_t extra = source_offset(*reinterpret_cast<const I*>(a.data[1] + off[1]), r);
-    *reinterpret_cast<W*>(a.data[0] + off[0] + extra) =
-        *reinterpret_cast<const W*>(a.data[2] + off[2]);
   }
 }
 
@@ -164,15 +153,17 @@ __global__ void index_check_kernel(StridedArgs<1> a, uint32_t n, uint64_t base,
   }
 }
 
-template <class W, class I>
-void gather_typed(char* out, const Dims& os, const char* src, const Dims& ss,
-                  const IndexSource& idx, const Dims& is, const Dims& shape,
-                  cudaStream_t stream) {
+// Gather (Scatter false: out, src) or scatter (dst, value) of one word and index type.
+template <class W, class I, bool Scatter>
+void indexed_copy_typed(char* out, const Dims& os, const char* in, const Dims& ins,
+                        const IndexSource& idx, const Dims& is, const Dims& shape,
+                        cudaStream_t stream) {
   const IndexRule r = rule_of(idx);
   constexpr int64_t kRowsMinInner = 128;
-  const bool rows = shape.size() >= 2 && shape.back() >= kRowsMinInner && is.back() == 0;
+  const bool rows =
+      !Scatter && shape.size() >= 2 && shape.back() >= kRowsMinInner && is.back() == 0;
   for_each_launch<3>(
-      shape, {&os, &ss, &is}, {out, const_cast<char*>(src), const_cast<char*>(idx.data)},
+      shape, {&os, &ins, &is}, {out, const_cast<char*>(in), const_cast<char*>(idx.data)},
       [&](const StridedArgs<3>& a, int64_t n) {
         if (rows && a.ndim >= 2) {
           const int64_t inner = a.shape[a.ndim - 1];
@@ -182,24 +173,10 @@ void gather_typed(char* out, const Dims& os, const char* src, const Dims& ss,
               a, static_cast<uint32_t>(nrows), static_cast<uint32_t>(inner), r);
           check_launch("gather_rows_kernel");
         } else {
-          gather_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+          indexed_copy_kernel<W, I, Scatter><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
               a, static_cast<uint32_t>(n), r);
-          check_launch("gather_kernel");
+          check_launch("indexed_copy_kernel");
         }
-      },
-      INT32_MAX);
-}
-
-template <class W, class I>
-void scatter_typed(char* dst, const Dims& ds, const IndexSource& idx, const Dims& is,
-                   const char* val, const Dims& vs, const Dims& shape, cudaStream_t stream) {
-  const IndexRule r = rule_of(idx);
-  for_each_launch<3>(
-      shape, {&ds, &is, &vs}, {dst, const_cast<char*>(idx.data), const_cast<char*>(val)},
-      [&](const StridedArgs<3>& a, int64_t n) {
-        scatter_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-            a, static_cast<uint32_t>(n), r);
-        check_launch("scatter_kernel");
       },
       INT32_MAX);
 }
@@ -251,8 +228,8 @@ void launch_gather(char* out, const Dims& out_strides, const char* src, const Di
   std::vector<Dims> s{out_strides, src_strides, idx_strides};
   coalesce_dims(shape, s);
   dispatch_word_index(itemsize, idx.int32, [&](auto word, auto index) {
-    gather_typed<decltype(word), decltype(index)>(out, s[0], src, s[1], idx, s[2], shape,
-                                                  stream);
+    indexed_copy_typed<decltype(word), decltype(index), false>(out, s[0], src, s[1], idx, s[2],
+                                                               shape, stream);
   });
 }
 
@@ -261,11 +238,11 @@ void launch_scatter(char* dst, const Dims& dst_strides, const IndexSource& idx,
                     const Dims& shape_in, int64_t itemsize, cudaStream_t stream) {
   Dims shape = shape_in;
   if (shape_size(shape) == 0) return;
-  std::vector<Dims> s{dst_strides, idx_strides, val_strides};
+  std::vector<Dims> s{dst_strides, val_strides, idx_strides};
   coalesce_dims(shape, s);
   dispatch_word_index(itemsize, idx.int32, [&](auto word, auto index) {
-    scatter_typed<decltype(word), decltype(index)>(dst, s[0], idx, s[1], val, s[2], shape,
-                                                   stream);
+    indexed_copy_typed<decltype(word), decltype(index), true>(dst, s[0], val, s[1], idx, s[2],
+                                                              shape, stream);
   });
 }
 
