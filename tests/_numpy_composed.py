@@ -24,6 +24,15 @@ DEVICE_MODULES = ("_core", "_creation", "_indexing", "_products", "_reductions",
                   "_eigen", "_solvers")
 
 
+def _where3(condition, x, y, out=None):
+    """gpuarr's where ufunc, whose out= NumPy's where lacks."""
+    r = np.where(condition, x, y)
+    if out is None:
+        return r
+    np.copyto(out, r, casting="unsafe")
+    return out
+
+
 class _NumpyCore(types.ModuleType):
     """NumPy, plus the names of gpuarr's extension that NumPy spells differently."""
 
@@ -38,6 +47,7 @@ class _NumpyCore(types.ModuleType):
         # gpuarr's bin-count estimator ('auto', 'fd', ...): the count NumPy's edges have
         self._estimated_bin_count = lambda a, bins, range, weights: len(
             np.histogram_bin_edges(a, bins, range, weights)) - 1
+        self._where3 = _where3
 
     def __getattr__(self, name):
         return getattr(np, name)

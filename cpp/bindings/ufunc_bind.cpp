@@ -669,10 +669,13 @@ GPUARR_BINDINGS(10) {
 
   {
     const UfuncDef* w = &ufunc_named("where");
-    m.def("_where3", [w](py::handle c, py::handle x, py::handle y) {
-      py::handle in[3] = {c, x, y};
-      return call_ufunc(*w, in, py::none(), std::nullopt, Casting::Unsafe);
-    });
+    m.def(
+        "_where3",
+        [w](py::handle c, py::handle x, py::handle y, py::handle out) {
+          py::handle in[3] = {c, x, y};
+          return call_ufunc(*w, in, out, std::nullopt, Casting::Unsafe);
+        },
+        py::arg("condition"), py::arg("x"), py::arg("y"), py::arg("out") = py::none());
   }
   // The dtypes a ufunc call would use, without a device: host tests check loop selection
   // against NumPy's. Operands: NumPy dtypes (arrays) or Python scalars (weak).

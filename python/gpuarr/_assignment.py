@@ -134,7 +134,8 @@ def copyto(dst: ndarray, src: ArrayLike, casting: str = "same_kind", where=True)
         raise TypeError(f"Cannot cast array data from {mask.dtype!r} to "
                         f"{_np.dtype(_np.bool_)!r} according to the rule 'safe'")
     mask = _shape_ops.broadcast_to(mask, dst.shape)
-    dst[...] = _indexing.where(mask, src.astype(dst.dtype, copy=False), dst)
+    # Selected into dst itself: one pass, no temporary to copy back.
+    _core._where3(mask, src.astype(dst.dtype, copy=False), dst, dst)
     return None
 
 
