@@ -84,6 +84,12 @@ def test_strided_copies_by_rows_and_by_element(rng, dtype):
     assert_bits_equal(gpuarr.tile(d[:50, :40], (2, 3)).get(), np.tile(h[:50, :40], (2, 3)))
     flat = h.reshape(-1)
     assert_bits_equal(gpuarr.asarray(flat)[::-3].copy().get(), flat[::-3].copy())
+    # few long rows: several blocks a row
+    long_rows = random_array(rng, (3, 300001), dtype)
+    assert_bits_equal(gpuarr.tile(gpuarr.asarray(long_rows[0]), (4, 1)).get(),
+                      np.tile(long_rows[0], (4, 1)))
+    assert_bits_equal(gpuarr.asarray(long_rows)[::-1, ::2].copy().get(),
+                      long_rows[::-1, ::2].copy())
 
 
 def test_row_copies_past_int32_elements():

@@ -210,7 +210,8 @@ def test_bounds_with_empty_axes_and_empty_results(index_dtype):
 @pytest.mark.parametrize("dtype", ["int8", "float32", "complex128"])
 @pytest.mark.parametrize("index_dtype", ["int32", "int64"])
 def test_gather_of_long_rows(rng, dtype, index_dtype):
-    """The index constant along rows of 128 elements or more: one block a row."""
+    """The index constant along rows of 128 elements or more: each row's index read once;
+    few long rows take several blocks a row."""
     h = random_array(rng, (50, 300), dtype)
     d = gpuarr.asarray(h)
     for hi, di in _index_views(rng, 40, 50, index_dtype):
@@ -223,6 +224,9 @@ def test_gather_of_long_rows(rng, dtype, index_dtype):
     h3 = random_array(rng, (5, 20, 200), dtype)
     i3 = rng.integers(-20, 20, (3, 4)).astype(index_dtype)
     assert_bits_equal(gpuarr.asarray(h3)[:, gpuarr.asarray(i3)].get(), h3[:, i3])
+    long_rows = random_array(rng, (4, 300001), dtype)
+    two = np.array([3, -4], dtype=index_dtype)
+    assert_bits_equal(gpuarr.asarray(long_rows)[gpuarr.asarray(two)].get(), long_rows[two])
     bad = np.array([3, 60, -70], dtype=index_dtype)
     with pytest.raises(IndexError, match="index 60 is out of bounds for axis 0 with size 50"):
         d[gpuarr.asarray(bad)]

@@ -97,19 +97,20 @@ __global__ void indexed_copy_kernel(StridedArgs<3> a, uint32_t n, IndexRule r) {
 }
 
 // The same where the index is constant along rows of the innermost dim (a[idx] of rows,
-// take along axis 0): one block a row reads the index and finds the row's offsets once.
+// take along axis 0): each row's index read and offsets found once (rows_grid).
 template <class W, class I>
 __global__ void gather_rows_kernel(StridedArgs<3> a, uint32_t rows, uint32_t inner,
                                    IndexRule r) {
   const int d = a.ndim - 1;
   const int64_t os = a.strides[0][d], ss = a.strides[1][d];
-  for (uint32_t row = blockIdx.x; row < rows; row += gridDim.x) {
+  for (uint32_t row = blockIdx.y; row < rows; row += gridDim.y) {
     int64_t off[3];
     element_offsets32(a, row * inner, off);
     const int64_t extra = source_offset(*reinterpret_cast<const I*>(a.data[2] + off[2]), r);
     char* out = a.data[0] + off[0];
     const char* src = a.data[1] + off[1] + extra;
-    for (uint32_t j = threadIdx.x; j < inner; j += blockDim.x)
+    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < inner;
+         j += gridDim.x * blockDim.x)
       *reinterpret_cast<W*>(out + j * os) = *reinterpret_cast<const W*>(src + j * ss);
   }
 }
@@ -168,8 +169,7 @@ void indexed_copy_typed(char* out, const Dims& os, const char* in, const Dims& i
         if (rows && a.ndim >= 2) {
           const int64_t inner = a.shape[a.ndim - 1];
           const int64_t nrows = n / inner;
-          const auto blocks = static_cast<unsigned>(std::min<int64_t>(nrows, int64_t(1) << 20));
-          gather_rows_kernel<W, I><<<blocks, kThreads, 0, stream>>>(
+          gather_rows_kernel<W, I><<<rows_grid(nrows, inner, kThreads), kThreads, 0, stream>>>(
               a, static_cast<uint32_t>(nrows), static_cast<uint32_t>(inner), r);
           check_launch("gather_rows_kernel");
         } else {

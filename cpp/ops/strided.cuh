@@ -66,6 +66,17 @@ inline dim3 grid_for(int64_t n, int threads) {
   return dim3(static_cast<unsigned>(std::max<int64_t>(blocks, 1)));
 }
 
+// The grid of a launch that gives rows of `inner` elements to blockIdx.y (striding by
+// gridDim.y) and each row's elements to the x blocks' threads: a block a row where rows are
+// many, several where they are few and long (tile of 16 rows of 1M elements ran on 16
+// blocks), about 2048 blocks in all.
+inline dim3 rows_grid(int64_t rows, int64_t inner, int threads) {
+  const int64_t per_row = (inner + threads - 1) / threads;
+  const int64_t x = std::max<int64_t>(1, std::min(per_row, 2048 / std::max<int64_t>(rows, 1)));
+  return dim3(static_cast<unsigned>(x),
+              static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(rows, 65535))));
+}
+
 // Calls launch(args, n) on the piece `a` (n elements) or, where n exceeds max_elements,
 // on pieces of it that do not: the leading dimension is cut into runs short enough, or
 // walked one index at a time where even one index of it holds too many elements.

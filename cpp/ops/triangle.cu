@@ -1,6 +1,6 @@
 // numpy.tri / tril / triu: one pass that writes each element of a C-contiguous batch of
-// matrices as zero (outside the kept triangle), the source's element or a fill value. A
-// block row walks one matrix row, so that no element divides its index.
+// matrices as zero (outside the kept triangle), the source's element or a fill value, by
+// rows and columns of the grid, so that no element divides its index.
 #include "ops/shape_ops.hpp"
 #include "ops/strided.cuh"
 
@@ -14,15 +14,20 @@ template <> struct TriWord<4> { using type = uint32_t; };
 template <> struct TriWord<8> { using type = uint64_t; };
 template <> struct TriWord<16> { using type = Word16; };
 
-// Rows r of the batch go to blockIdx.y, columns to the x threads.
+// Blocks of 32 columns by 8 rows: a warp writes 32 consecutive elements of one row, and
+// narrow matrices (a batch of 32 x 32) keep every thread busy.
+constexpr int kTriCols = 32;
+constexpr int kTriRows = 8;
+
 template <class W>
 __global__ void triangle_kernel(W* out, const W* src, W fill, int64_t total_rows, int64_t rows,
                                 int64_t cols, int64_t k, bool lower) {
-  for (int64_t r = blockIdx.y; r < total_rows; r += gridDim.y) {
+  for (int64_t r = blockIdx.y * int64_t(kTriRows) + threadIdx.y; r < total_rows;
+       r += int64_t(gridDim.y) * kTriRows) {
     const int64_t i = r % rows;
     W* row = out + r * cols;
-    for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < cols;
-         j += int64_t(gridDim.x) * blockDim.x) {
+    for (int64_t j = blockIdx.x * int64_t(kTriCols) + threadIdx.x; j < cols;
+         j += int64_t(gridDim.x) * kTriCols) {
       const int64_t d = j - i;
       if (lower ? d > k : d < k) row[j] = W{};
       else if (src != out) row[j] = src ? src[r * cols + j] : fill;
@@ -34,12 +39,12 @@ template <int Size>
 void launch_typed(char* out, const char* src, const void* fill_bytes, int64_t total_rows,
                   int64_t rows, int64_t cols, int64_t k, bool lower, cudaStream_t stream) {
   using W = typename TriWord<Size>::type;
-  constexpr int kThreads = 256;
   W fill{};
   if (!src) fill = *reinterpret_cast<const W*>(fill_bytes);
-  const dim3 grid(static_cast<unsigned>(std::min<int64_t>((cols + kThreads - 1) / kThreads, 1024)),
-                  static_cast<unsigned>(std::min<int64_t>(total_rows, 65535)));
-  triangle_kernel<W><<<grid, kThreads, 0, stream>>>(reinterpret_cast<W*>(out),
+  const dim3 grid(
+      static_cast<unsigned>(std::min<int64_t>((cols + kTriCols - 1) / kTriCols, 1024)),
+      static_cast<unsigned>(std::min<int64_t>((total_rows + kTriRows - 1) / kTriRows, 65535)));
+  triangle_kernel<W><<<grid, dim3(kTriCols, kTriRows), 0, stream>>>(reinterpret_cast<W*>(out),
                                                     reinterpret_cast<const W*>(src), fill,
                                                     total_rows, rows, cols, k, lower);
   check_launch("triangle_kernel");
