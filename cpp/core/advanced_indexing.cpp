@@ -398,23 +398,4 @@ IndexMode index_mode_from_string(const std::string& s) {
   throw ValueError("clipmode must be one of 'clip', 'raise', or 'wrap' (got '" + s + "')");
 }
 
-bool apply_index_mode(int64_t& v, int64_t n, IndexMode mode) {
-  switch (mode) {
-    case IndexMode::Raise:
-      if (v < -n || v >= n) return false;
-      if (v < 0) v += n;
-      return true;
-    case IndexMode::Wrap:
-      if (n == 0) return false;
-      v %= n;
-      if (v < 0) v += n;
-      return true;
-    case IndexMode::Clip:
-      if (n == 0) return false;
-      v = v < 0 ? 0 : (v >= n ? n - 1 : v);
-      return true;
-  }
-  return false;
-}
-
 }  // namespace gpuarr

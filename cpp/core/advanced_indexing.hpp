@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_device.hpp"
 #include "core/indexing.hpp"
 #include "core/layout.hpp"
 
@@ -150,8 +151,26 @@ std::string out_of_bounds_message(int64_t index, int64_t axis, int64_t size);
 
 IndexMode index_mode_from_string(const std::string& s);
 
-// Host version of the device rule (used to test it and for host-side index checks):
-// the in-range index, or false when out of range in Raise mode.
-bool apply_index_mode(int64_t& v, int64_t n, IndexMode mode);
+// take/put's modes for one index v into an axis of length n: v becomes the in-range index,
+// or the result is false (out of range in Raise mode; an empty axis in Wrap and Clip).
+// The gather, scatter, bounds-check and offset kernels apply this same function.
+GPUARR_HD bool apply_index_mode(int64_t& v, int64_t n, IndexMode mode) {
+  switch (mode) {
+    case IndexMode::Raise:
+      if (v < -n || v >= n) return false;
+      if (v < 0) v += n;
+      return true;
+    case IndexMode::Wrap:
+      if (n == 0) return false;
+      v %= n;
+      if (v < 0) v += n;
+      return true;
+    case IndexMode::Clip:
+      if (n == 0) return false;
+      v = v < 0 ? 0 : (v >= n ? n - 1 : v);
+      return true;
+  }
+  return false;
+}
 
 }  // namespace gpuarr

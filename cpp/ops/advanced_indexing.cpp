@@ -142,9 +142,8 @@ PreparedIndex prepare_advanced_index(const NDArray& a, const std::vector<IndexEn
     r.axis = arr.axis;
     r.axis_size = arr.axis_size;
     r.stride = arr.stride;
-    r.read = mode == IndexMode::Wrap   ? IndexRead::Wrap
-             : mode == IndexMode::Clip ? IndexRead::Clip
-                                       : IndexRead::Raise;
+    r.offsets = false;
+    r.mode = mode;
     if (s.device.memory) {
       NDArray d = s.device;
       const bool direct = d.dtype == DType::Int32 || d.dtype == DType::Int64;
@@ -238,7 +237,8 @@ IndexSource source_of(const PreparedIndex& p) {
   IndexSource s;
   s.data = p.index.data();
   s.int32 = p.index.dtype == DType::Int32;
-  s.read = p.read;
+  s.offsets = p.offsets;
+  s.mode = p.mode;
   s.axis_size = p.axis_size;
   s.stride = p.stride;
   return s;
@@ -317,7 +317,7 @@ void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& v
 
 void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value) {
   const AdvancedPlan& plan = p.plan;
-  if (a.ndim() != 1 || p.read == IndexRead::Offset || p.index.ndim() != 1 ||
+  if (a.ndim() != 1 || p.offsets || p.index.ndim() != 1 ||
       value.ndim() != 1 || value.shape[0] != p.index.shape[0] ||
       p.index.shape[0] > INT32_MAX) {
     throw std::logic_error("scatter_last_write: a 1-d array, index and value of one length");

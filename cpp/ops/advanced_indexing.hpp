@@ -27,11 +27,12 @@ struct IndexData {
 struct PreparedIndex {
   AdvancedPlan plan;
   // What gather and scatter read per result element: the key's one index array itself
-  // (int32 or int64, turned into an offset by `read` in the kernel), or, for several
-  // arrays, the int64 source byte offsets they combine into (read Offset).
+  // (int32 or int64, turned into an offset by `mode` in the kernel), or, for several
+  // arrays, the int64 source byte offsets they combine into (`offsets`).
   NDArray index;
   Dims index_strides;  // per result dim, bytes into `index` (0 on non-index dims)
-  IndexRead read = IndexRead::Offset;
+  bool offsets = true;
+  IndexMode mode = IndexMode::Raise;
   int64_t axis = 0;  // one array: the indexed axis, its length and byte stride
   int64_t axis_size = 0;
   int64_t stride = 1;

@@ -21,19 +21,7 @@ __global__ void index_offsets_kernel(StridedArgs<2> a, int64_t n, const int64_t*
     element_offsets(a, i, off);
     int64_t* o = reinterpret_cast<int64_t*>(a.data[0] + off[0]);
     int64_t v = has_idx ? *reinterpret_cast<const int64_t*>(a.data[1] + off[1]) : 0;
-    bool ok = true;
-    if (mode == static_cast<int>(IndexMode::Raise)) {
-      if (v < -axis_size || v >= axis_size) ok = false;
-      else if (v < 0) v += axis_size;
-    } else if (axis_size == 0) {
-      ok = false;
-    } else if (mode == static_cast<int>(IndexMode::Wrap)) {
-      v %= axis_size;
-      if (v < 0) v += axis_size;
-    } else {
-      v = v < 0 ? 0 : (v >= axis_size ? axis_size - 1 : v);
-    }
-    if (!ok) {
+    if (!apply_index_mode(v, axis_size, static_cast<IndexMode>(mode))) {
       if (err) atomicMin(err, static_cast<unsigned long long>(o - base));
       v = 0;
     }
@@ -44,39 +32,24 @@ __global__ void index_offsets_kernel(StridedArgs<2> a, int64_t n, const int64_t*
 
 // The source byte offset of index value v (IndexSource's rules).
 struct IndexRule {
-  int read;
+  bool offsets;
+  IndexMode mode;
   int64_t axis_size;
   int64_t stride;
   unsigned int* flag;
 };
 
 IndexRule rule_of(const IndexSource& s) {
-  return {static_cast<int>(s.read), s.axis_size, s.stride, s.flag};
+  return {s.offsets, s.mode, s.axis_size, s.stride, s.flag};
 }
 
 template <class I>
 __device__ __forceinline__ int64_t source_offset(I value, const IndexRule& r) {
   int64_t v = value;
-  const int64_t n = r.axis_size;
-  switch (r.read) {
-    case static_cast<int>(IndexRead::Offset):
-      return v;
-    case static_cast<int>(IndexRead::Raise):
-      if (v < -n || v >= n) {
-        if (r.flag) *r.flag = 1;
-        return 0;
-      }
-      if (v < 0) v += n;
-      break;
-    case static_cast<int>(IndexRead::Wrap):
-      if (n == 0) return 0;
-      v %= n;
-      if (v < 0) v += n;
-      break;
-    default:
-      v = v >= n ? n - 1 : v;
-      if (v < 0) v = 0;
-      break;
+  if (r.offsets) return v;
+  if (!apply_index_mode(v, r.axis_size, r.mode)) {
+    if (r.flag) *r.flag = 1;
+    return 0;
   }
   return v * r.stride;
 }
@@ -149,8 +122,8 @@ __global__ void index_check_kernel(StridedArgs<1> a, uint32_t n, uint64_t base,
     int64_t off[1];
     if (a.ndim == 1) off[0] = int64_t(i) * a.strides[0][0];
     else element_offsets32(a, i, off);
-    const int64_t v = *reinterpret_cast<const I*>(a.data[0] + off[0]);
-    if (v < -axis_size || v >= axis_size) atomicMin(err, base + i);
+    int64_t v = *reinterpret_cast<const I*>(a.data[0] + off[0]);
+    if (!apply_index_mode(v, axis_size, IndexMode::Raise)) atomicMin(err, base + i);
   }
 }
 

@@ -21,16 +21,15 @@ void launch_index_offsets(int64_t* offsets, const Dims& index_shape, const char*
                           IndexMode mode, bool accumulate, unsigned long long* err,
                           cudaStream_t stream);
 
-// How a gather or scatter turns an index value v into a source byte offset: Offset: v is
-// the offset (the combined offsets of several index arrays); Raise: v in [-n, n), negatives
-// counted from the end, times `stride`, where a value out of range sets *flag (when flag
-// is not null) and reads or writes element 0 instead; Wrap: v modulo n; Clip: v clamped
-// to [0, n-1]. n is axis_size.
-enum class IndexRead : int { Offset, Raise, Wrap, Clip };
+// How a gather or scatter turns an index value v into a source byte offset: with
+// `offsets`, v is the offset (the combined offsets of several index arrays); otherwise
+// apply_index_mode(v, axis_size, mode) times `stride`, where a value without an in-range
+// index sets *flag (when flag is not null) and reads or writes element 0 instead.
 struct IndexSource {
   const char* data = nullptr;  // int32 or int64 elements
   bool int32 = false;
-  IndexRead read = IndexRead::Offset;
+  bool offsets = true;
+  IndexMode mode = IndexMode::Raise;
   int64_t axis_size = 0;
   int64_t stride = 1;
   unsigned int* flag = nullptr;
@@ -52,8 +51,7 @@ void launch_scatter(char* dst, const Dims& dst_strides, const IndexSource& idx,
 // writes j (index and values at byte strides idx_stride and val_stride), target
 // t_j = offset(idx[j]) / idx.stride; winners (one int32 per element of dst, every one -1
 // on entry) takes the largest j of each target, then dst[t_j * dst_stride] = val[j] for
-// the winning j. n < 2^31; an index out of range must have been refused before (Raise
-// without a flag).
+// the winning j. n < 2^31; an index out of range must have been refused before.
 void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource& idx,
                                int64_t idx_stride, const char* val, int64_t val_stride,
                                int64_t n, int32_t* winners, int64_t itemsize,
