@@ -185,7 +185,7 @@ def test_space_end_points_on_the_device_are_rejected():
 
 @pytest.mark.parametrize("N,M,k", [(3, None, 0), (4, 6, 1), (5, 2, -1), (3, 3, -5), (3, 3, 7),
                                    (0, 3, 0), (3, 0, 0), (-2, None, 0), (3, -1, 0), (1, 1, 0),
-                                   (2.5, None, 0)])
+                                   (2.5, None, 0), (7, 32, 3), (40, 48, -7)])
 @pytest.mark.parametrize("dtype", [float, np.int32, bool, np.complex64], ids=dtype_id)
 def test_tri(mode, N, M, k, dtype):
     check_same_outcome(mode, lambda: gpuarr.tri(N, M, k, dtype=dtype),

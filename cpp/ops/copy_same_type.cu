@@ -133,7 +133,6 @@ void copy_typed(char* dst, const Dims& ds, const char* src, const Dims& ss, cons
                 cudaStream_t stream) {
   if (copy_transposing<W>(dst, ds, src, ss, shape, stream)) return;
   constexpr int kThreads = 256;
-  constexpr int64_t kRowsMinInner = 128;
   const bool rows = shape.size() >= 2 && shape.back() >= kRowsMinInner;
   for_each_launch<2>(
       shape, {&ds, &ss}, {dst, const_cast<char*>(src)},
@@ -167,13 +166,9 @@ void launch_copy_same_type(char* dst, const Dims& dst_strides, const char* src,
                                       stream));
     return;
   }
-  switch (itemsize) {
-    case 1: return copy_typed<uint8_t>(dst, strides[0], src, strides[1], shape, stream);
-    case 2: return copy_typed<uint16_t>(dst, strides[0], src, strides[1], shape, stream);
-    case 4: return copy_typed<uint32_t>(dst, strides[0], src, strides[1], shape, stream);
-    case 8: return copy_typed<uint64_t>(dst, strides[0], src, strides[1], shape, stream);
-    case 16: return copy_typed<Word16>(dst, strides[0], src, strides[1], shape, stream);
-  }
+  dispatch_word(itemsize, [&](auto word) {
+    copy_typed<decltype(word)>(dst, strides[0], src, strides[1], shape, stream);
+  });
 }
 
 }  // namespace gpuarr

@@ -16,6 +16,11 @@ struct Complex {
 using complex64_t = Complex<float>;
 using complex128_t = Complex<double>;
 
+// V elements loaded or stored as one access (16-byte aligned where V elements fill 16 bytes).
+template <class T, int V> struct alignas(sizeof(T) * V >= 16 ? 16 : alignof(T)) VecOf {
+  T v[V];
+};
+
 template <class T>
 struct TypeTag {
   using type = T;

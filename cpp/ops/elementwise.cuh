@@ -75,7 +75,6 @@ template <class T> constexpr DType dtype_of() {
 // INT32_MAX elements (the host cuts larger problems into pieces), so that the kernel
 // indexes in 32 bits and no 64-bit path is compiled for every loop.
 enum class EwMode : int { Vector, Flat, Rows, Strided };
-constexpr int64_t kEwRowsMinInner = 128;
 
 template <int NIN>
 struct EwArgs {
@@ -85,9 +84,6 @@ struct EwArgs {
   alignas(16) unsigned char scalar[NIN][16];
 };
 
-template <class T, int V> struct alignas(sizeof(T) * V >= 16 ? 16 : alignof(T)) VecOf {
-  T v[V];
-};
 
 // One loop: Out op(In, In, ...) for NIN inputs of one storage type (InLast may differ
 // for the first input of `where`, whose condition is bool).

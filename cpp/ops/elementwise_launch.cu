@@ -62,7 +62,7 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
       [&](const StridedArgs<N>& s, int64_t n) {
         args.s = s;
         const int64_t inner = s.ndim >= 2 ? s.shape[s.ndim - 1] : 0;
-        args.mode = inner >= kEwRowsMinInner ? EwMode::Rows : EwMode::Strided;
+        args.mode = inner >= kRowsMinInner ? EwMode::Rows : EwMode::Strided;
         launch(args.mode == EwMode::Rows
                    ? dim3(static_cast<unsigned>(std::min<int64_t>(n / inner, 1 << 20)))
                    : grid_for(n, kThreads),

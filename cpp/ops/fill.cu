@@ -7,13 +7,6 @@
 namespace gpuarr {
 namespace {
 
-template <int Size> struct WordOf;
-template <> struct WordOf<1> { using type = uint8_t; };
-template <> struct WordOf<2> { using type = uint16_t; };
-template <> struct WordOf<4> { using type = uint32_t; };
-template <> struct WordOf<8> { using type = uint64_t; };
-template <> struct WordOf<16> { using type = Word16; };
-
 // Contiguous fill with 16-byte stores; `pattern` holds the value repeated 16/sizeof(W)
 // times, `head` elements are written singly until the pointer is 16-byte aligned.
 template <class W>
@@ -39,10 +32,10 @@ __global__ void fill_strided_kernel(StridedArgs<1> a, int64_t n, W value) {
   }
 }
 
-template <int Size>
+template <class W>
 void fill_typed(char* data, const Dims& shape, const Dims& strides, const void* value,
                 cudaStream_t stream) {
-  using W = typename WordOf<Size>::type;
+  constexpr int64_t Size = sizeof(W);
   W v;
   std::memcpy(&v, value, Size);
   constexpr int kThreads = 256;
@@ -85,13 +78,9 @@ void launch_fill(char* data, const Dims& shape_in, const Dims& strides_in, int64
   std::vector<Dims> strides{strides_in};
   if (shape_size(shape) == 0) return;
   coalesce_dims(shape, strides);
-  switch (itemsize) {
-    case 1: return fill_typed<1>(data, shape, strides[0], value, stream);
-    case 2: return fill_typed<2>(data, shape, strides[0], value, stream);
-    case 4: return fill_typed<4>(data, shape, strides[0], value, stream);
-    case 8: return fill_typed<8>(data, shape, strides[0], value, stream);
-    case 16: return fill_typed<16>(data, shape, strides[0], value, stream);
-  }
+  dispatch_word(itemsize, [&](auto word) {
+    fill_typed<decltype(word)>(data, shape, strides[0], value, stream);
+  });
 }
 
 }  // namespace gpuarr

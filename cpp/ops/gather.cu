@@ -133,7 +133,6 @@ void indexed_copy_typed(char* out, const Dims& os, const char* in, const Dims& i
                         const IndexSource& idx, const Dims& is, const Dims& shape,
                         cudaStream_t stream) {
   const IndexRule r = rule_of(idx);
-  constexpr int64_t kRowsMinInner = 128;
   const bool rows =
       !Scatter && shape.size() >= 2 && shape.back() >= kRowsMinInner && is.back() == 0;
   for_each_launch<3>(
@@ -158,17 +157,10 @@ void indexed_copy_typed(char* out, const Dims& os, const char* in, const Dims& i
 // type.
 template <class F>
 void dispatch_word_index(int64_t itemsize, bool int32, F&& f) {
-  auto with_index = [&](auto word) {
+  dispatch_word(itemsize, [&](auto word) {
     if (int32) f(word, int32_t{});
     else f(word, int64_t{});
-  };
-  switch (itemsize) {
-    case 1: return with_index(uint8_t{});
-    case 2: return with_index(uint16_t{});
-    case 4: return with_index(uint32_t{});
-    case 8: return with_index(uint64_t{});
-    case 16: return with_index(Word16{});
-  }
+  });
 }
 
 }  // namespace

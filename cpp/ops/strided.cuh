@@ -61,10 +61,28 @@ struct alignas(8) Word16 {
   uint64_t lo, hi;
 };
 
+// Calls f(W{}) with W the word that moves one element of `itemsize` bytes in the
+// dtype-agnostic kernels (copies, fills, gathers, triangles): uint8_t .. uint64_t, Word16.
+template <class F>
+void dispatch_word(int64_t itemsize, F&& f) {
+  switch (itemsize) {
+    case 1: return f(uint8_t{});
+    case 2: return f(uint16_t{});
+    case 4: return f(uint32_t{});
+    case 8: return f(uint64_t{});
+    case 16: return f(Word16{});
+  }
+}
+
 inline dim3 grid_for(int64_t n, int threads) {
   const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, int64_t(1) << 20);
   return dim3(static_cast<unsigned>(std::max<int64_t>(blocks, 1)));
 }
+
+// Launches of rows at least this long walk each row with its inner strides after finding
+// the row's offsets once (elementwise Rows mode, strided copies, gathers of rows); shorter
+// innermost dims leave most of a row's threads idle and divide each index instead.
+constexpr int64_t kRowsMinInner = 128;
 
 // The grid of a launch that gives rows of `inner` elements to blockIdx.y (striding by
 // gridDim.y) and each row's elements to the x blocks' threads: a block a row where rows are
