@@ -277,6 +277,26 @@ def test_large_2d_split(op, dtype, rng):
 
 
 @gpu_test
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("op", ["sum", "max", "argmax", "nanargmin", "mean", "all"])
+def test_reduced_rows(op, dtype, rng):
+    # Several reduced dims whose innermost is contiguous and at least 512 bytes long: warps
+    # read whole rows (16-byte loads where a row is aligned; rows of 700 int8 or 130 float32
+    # are not all aligned, 4096 float32 rows are); few outputs split the rows into chunks.
+    item = np.dtype(dtype).itemsize
+    cases = [((64, 3, 4096 // item), (0, 2), None), ((37, 5, 700 // item + 3), (0, 2), None),
+             ((2, 300, 2048 // item), (0, 2), None), ((260, 2050), None, "cols")]
+    for shape, axis, view in cases:
+        if op in ARG_OPS and axis is not None:
+            continue  # argmax takes one axis
+        h = make(rng, op, shape, dtype, nan_p=0.05 if op in NAN_OPS else 0.0)
+        d = gpuarr.asarray(h)
+        if view == "cols":  # rows of 2049 elements, none contiguous with the next
+            h, d = h[:, 1:], d[:, 1:]
+        check(op, h, d, axis=axis)
+
+
+@gpu_test
 def test_large_ties_and_nan_across_chunks():
     # argmax/argmin keep the first occurrence even when equal extrema land in different
     # chunks of the split reduction; a NaN is the extremum and the first NaN wins.
@@ -441,6 +461,24 @@ def test_ddof(op, dtype, rng):
         g, gw = runtime_messages(getattr(gpuarr, op), d, axis=0, ddof=ddof)
         assert_result(op, g, e, h)
         assert any("Degrees of freedom" in m for m in gw) == any("Degrees of freedom" in m for m in ew)
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype", ["int16", "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("op", ["var", "std", "nanvar", "nanstd"])
+def test_var_layouts(op, dtype, rng):
+    # The one-pass squared-deviation reduction reads the centres per output: columns (one
+    # thread an output, chunked), rows (a block an output), several reduced dims in row
+    # pieces, strided and reversed views, keepdims, and all-NaN slices for the nan forms.
+    h = make(rng, op, (2100, 3, 130), dtype, nan_p=0.05 if op.startswith("nan") else 0.0)
+    if op.startswith("nan") and h.dtype.kind in "fc":
+        h[:, 1, 7] = np.nan  # an all-NaN slice along axis 0
+    d = gpuarr.asarray(h)
+    for axis, keepdims in ((0, False), (2, True), ((0, 2), False), (None, False), (-2, True)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            check(op, h, d, axis=axis, keepdims=keepdims)
+            check(op, h[::-3, :, 1::2], d[::-3, :, 1::2], axis=axis, keepdims=keepdims)
 
 
 @gpu_test

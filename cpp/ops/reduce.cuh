@@ -73,11 +73,14 @@ template <class To, class From> __device__ __forceinline__ To acc_convert(From x
 // SkipNan: the NaN-skipping form, chosen at compile time: as a run-time flag in map and
 // combine it cost max of 16M float32 39 us instead of 35 and the sum of 256^3 float32
 // over axes (0, 2) 115 us instead of 95 (H100).
+// at_output: the kernels call it before reducing output o; ops that read a value per output
+// (SquaredDeviationOp) load it there.
 template <bool SkipNan> struct NanRule {
   template <class C> __device__ bool skipped(C x) const {
     if constexpr (std::is_integral_v<C> || !SkipNan) return false;
     else return ufn::is_nan(x);
   }
+  __device__ void at_output(const ReduceArgs&, int64_t) {}
 };
 template <class A, bool SkipNan> struct SumOp : NanRule<SkipNan> {
   using Acc = A;
@@ -133,6 +136,27 @@ template <class C, bool IsMax, bool SkipNan> struct ArgOp : NanRule<SkipNan> {
     return a.i <= b.i ? a : b;
   }
 };
+// The sum of |x - c|^2 with c the output's centre (ReduceArgs::center, stored as T): the
+// second pass of var/std, which then reads the data once instead of writing and reading
+// the deviations. Real result; NaN elements skipped in the nanvar form.
+template <class T, bool SkipNan> struct SquaredDeviationOp : NanRule<SkipNan> {
+  using C = compute_t<T>;
+  static constexpr bool kComplex = ufn::is_cplx_v<C>;
+  using Acc = typename std::conditional_t<kComplex, C, cuda::std::complex<C>>::value_type;
+  C m{};
+  __device__ void at_output(const ReduceArgs& a, int64_t o) {
+    m = to_compute(reinterpret_cast<const T*>(a.center)[o]);
+  }
+  __device__ Acc identity() const { return Acc(0); }
+  __device__ Acc map(C x, int64_t) const {
+    if (this->skipped(x)) return Acc(0);
+    const C d = x - m;
+    if constexpr (kComplex) return d.real() * d.real() + d.imag() * d.imag();
+    else return d * d;
+  }
+  __device__ Acc combine(Acc a, Acc b) const { return a + b; }
+};
+
 template <bool IsAll> struct LogicalOp : NanRule<false> {
   using Acc = bool;
   __device__ Acc identity() const { return IsAll; }
@@ -208,6 +232,51 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
   return op.combine(acc0, acc1);
 }
 
+// Accumulates the whole rows of reduced elements [r0, r1) (both multiples of a.row_len) of
+// the output at `base`: a warp per row, 16-byte loads where the row is aligned, so that one
+// row's offset is computed once rather than one per element.
+template <class Op, class In>
+__device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const char* base,
+                                                            const ReduceArgs& a, int64_t r0,
+                                                            int64_t r1) {
+  using Acc = typename Op::Acc;
+  constexpr int V = sizeof(In) >= 16 ? 1 : 16 / sizeof(In);
+  constexpr int kWarps = kReduceThreads / 32;
+  const int lane = threadIdx.x % 32;
+  const int64_t len = a.row_len;
+  Acc acc0 = op.identity(), acc1 = op.identity();
+  for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kWarps) {
+    const In* row = reinterpret_cast<const In*>(base + dims_offset(q, a.nr - 1, a.rshape, a.rstride));
+    const int64_t f = q * len;  // the flat reduced index of the row's first element
+    int64_t i = 0;
+    if constexpr (V > 1) {
+      if (reinterpret_cast<uintptr_t>(row) % 16 == 0) {
+        const int64_t nv = len / V;
+        const auto* pv = reinterpret_cast<const VecOf<In, V>*>(row);
+        int64_t k = lane;
+        for (; k + 32 < nv; k += 64) {
+          const VecOf<In, V> v0 = pv[k];
+          const VecOf<In, V> v1 = pv[k + 32];
+#pragma unroll
+          for (int j = 0; j < V; ++j) {
+            acc0 = op.combine(acc0, op.map(to_compute(v0.v[j]), f + k * V + j));
+            acc1 = op.combine(acc1, op.map(to_compute(v1.v[j]), f + (k + 32) * V + j));
+          }
+        }
+        if (k < nv) {
+          const VecOf<In, V> v0 = pv[k];
+#pragma unroll
+          for (int j = 0; j < V; ++j)
+            acc0 = op.combine(acc0, op.map(to_compute(v0.v[j]), f + k * V + j));
+        }
+        i = nv * V;
+      }
+    }
+    for (i += lane; i < len; i += 32) acc1 = op.combine(acc1, op.map(to_compute(row[i]), f + i));
+  }
+  return op.combine(acc0, acc1);
+}
+
 // Partial: the second pass, over the first pass's accumulators, always one contiguous
 // reduced dim (run_reduction_kernels lays them out so): no strided path is compiled.
 template <class Op, class In, class Out, bool Partial>
@@ -215,15 +284,19 @@ __global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* p
   using Acc = typename Op::Acc;
   using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
-  const Op op = op_of<Op>(a);
+  const Op op0 = op_of<Op>(a);
   const int64_t c = blockIdx.y;
   const int64_t r0 = c * a.chunk_len;
   const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
   for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
+    Op op = op0;
+    if constexpr (!Partial) op.at_output(a, o);
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
     Acc acc;
     if (Partial || a.contiguous_reduce) {
       acc = accumulate_contiguous<Op, In, Partial>(op, reinterpret_cast<const In*>(base), r0, r1);
+    } else if (!Partial && a.row_len > 0) {
+      if constexpr (!Partial) acc = accumulate_rows<Op, In>(op, base, a, r0, r1);
     } else {
       Acc acc0 = op.identity(), acc1 = op.identity();
       int64_t r = r0 + threadIdx.x;
@@ -248,12 +321,14 @@ __global__ void reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* p
 template <class Op, class In, class Out, bool Partial>
 __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   using Acc = typename Op::Acc;
-  const Op op = op_of<Op>(a);
+  const Op op0 = op_of<Op>(a);
   const int64_t c = blockIdx.y;
   const int64_t r0 = c * a.chunk_len;
   const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);
   for (int64_t o = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; o < a.n_out;
        o += int64_t(gridDim.x) * blockDim.x) {
+    Op op = op0;
+    if constexpr (!Partial) op.at_output(a, o);
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
     auto mapped = [&](const char* p, int64_t r) -> Acc {
       if constexpr (Partial) return *reinterpret_cast<const Acc*>(p);
@@ -284,7 +359,8 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
 // Runs one planned reduction (run_reduction_kernels, reduce_launch.hpp) with this op's
 // kernels.
 template <class Op, class In, class Out>
-void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream_t stream) {
+void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream_t stream,
+                   const void* center = nullptr) {
   using Acc = typename Op::Acc;
   static std::atomic<void*> handles[4][kMaxKernelHandleDevices];
   const ReduceKernels k{{reinterpret_cast<const void*>(&reduce_inner_kernel<Op, In, Out, false>),
@@ -294,7 +370,7 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream
                         {handles[0], handles[1], handles[2], handles[3]},
                         int(sizeof(In)),
                         int(sizeof(Acc))};
-  run_reduction_kernels(k, p, in, out, stream);
+  run_reduction_kernels(k, p, in, out, stream, center);
 }
 
 // NumPy's accumulator: int64/uint64 for integers and bool, float32 for float16 (stored back

@@ -29,12 +29,13 @@ unsigned outer_blocks(int64_t n_out) {
 }  // namespace
 
 void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const char* in,
-                           char* out, cudaStream_t stream) {
+                           char* out, cudaStream_t stream, const void* center) {
   if (p.n_out == 0) return;
   if (p.kept_shape.size() > kReduceDims || p.reduced_shape.size() > kReduceDims)
     throw ValueError("gpuarr reductions support at most 8 non-mergeable dimensions per group");
   ReduceArgs a{};
   a.in = in;
+  a.center = center;
   a.nk = static_cast<int>(p.kept_shape.size());
   a.nr = static_cast<int>(p.reduced_shape.size());
   for (int d = 0; d < a.nk; ++d) {
@@ -47,10 +48,23 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
   }
   a.n_out = p.n_out;
   a.n_reduce = p.n_reduce;
-  // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
-  a.chunk_len = std::max<int64_t>(64, ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64);
-  a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
   a.contiguous_reduce = a.nr == 1 && a.rstride[0] == k.in_size;
+  // Rows of at least 512 bytes keep a warp's 16-byte loads full; shorter rows, or a
+  // non-contiguous innermost dim, go element by element.
+  const int64_t inner_len = a.rshape[a.nr - 1];
+  a.row_len = p.strategy == ReduceStrategy::Inner && a.nr > 1 &&
+                      a.rstride[a.nr - 1] == k.in_size && inner_len * k.in_size >= 512
+                  ? inner_len
+                  : 0;
+  if (a.row_len > 0) {
+    const int64_t rows = p.n_reduce / a.row_len;
+    const int64_t rows_per_chunk = (rows + p.chunks - 1) / p.chunks;
+    a.chunk_len = rows_per_chunk * a.row_len;
+  } else {
+    // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
+    a.chunk_len = std::max<int64_t>(64, ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64);
+  }
+  a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
   std::shared_ptr<Memory> partial_mem;
   void* partial = nullptr;
   if (a.chunks > 1) {

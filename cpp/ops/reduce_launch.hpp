@@ -23,6 +23,11 @@ struct ReduceArgs {
   int64_t rshape[kReduceDims], rstride[kReduceDims];
   int64_t n_out, n_reduce, chunks, chunk_len;
   bool contiguous_reduce;  // one reduced dim with stride == element size
+  // Several reduced dims whose innermost is contiguous: its length, the reduced range being
+  // rows of that many elements that warps read whole (chunks then hold whole rows); else 0.
+  int64_t row_len;
+  // One value per output that the op reads (SquaredDeviationOp's centres); else null.
+  const void* center;
 };
 
 // One reduction's kernels, each (ReduceArgs, char* out, Acc* partial): Inner and Outer over
@@ -36,7 +41,8 @@ struct ReduceKernels {
 
 // Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of
 // n_out elements of the kernels' output type.
+// `center`: the op's value per output (ReduceArgs::center), or null.
 void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const char* in,
-                           char* out, cudaStream_t stream);
+                           char* out, cudaStream_t stream, const void* center = nullptr);
 
 }  // namespace gpuarr

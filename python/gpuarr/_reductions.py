@@ -347,15 +347,21 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
         valid = _ufuncs.logical_not(_ufuncs.isnan(x))
         n = _core._reduce("sum", valid, axis, True)
         m = _ufuncs.divide(_core._reduce("nansum", x, axis, True), n)
-        d = _indexing.where(valid, _ufuncs.subtract(x, m), 0)
     else:
         n, _ = _reduced_count(a.shape, axis)
         m = _ufuncs.divide(_core._reduce("sum", x, axis, True), float(n) if n else float("nan"))
+    if acc.kind == "f" or a.dtype.kind == "c":
+        # One pass over x reduces |x - m|^2 (the deviations are never stored).
+        m = m if m.dtype == acc else m.astype(acc)
+        s = _core._reduce_squared_deviations(x, _core.ascontiguousarray(m), axis, keepdims,
+                                              nan)
+    else:
+        # An integer dtype=, or complex arithmetic asked for real data: NumPy computes d*d
+        # in that dtype (complex d*d stays complex).
         d = _ufuncs.subtract(x, m)
-    # |d|^2 for complex input; d*d otherwise (complex only when dtype= asks, as NumPy).
-    sq = _ufuncs.multiply(d, d) if a.dtype.kind != "c" else _ufuncs.add(
-        _ufuncs.multiply(d.real, d.real), _ufuncs.multiply(d.imag, d.imag))
-    s = _core._reduce("sum", sq, axis, keepdims)
+        if nan:
+            d = _indexing.where(valid, d, 0)
+        s = _core._reduce("sum", _ufuncs.multiply(d, d), axis, keepdims)
     if nan:
         cnt = _core._reduce("sum", valid, axis, keepdims)
         denom = _ufuncs.subtract(cnt, ddof)
