@@ -512,6 +512,31 @@ def test_permutation_int(n):
 
 
 @gpu_test
+@needs_scipy
+def test_permutation_uniform():
+    # Every ordering of 4 elements about equally often over many calls, and for n = 37 (a
+    # cipher domain of 64 compacted to 37) every value about equally often at every
+    # position: chi-square tests at p = 1e-5.
+    g = gr.default_rng(11)
+    calls = 4800
+    counts = {}
+    for _ in range(calls):
+        k = tuple(_h(g.permutation(4)).tolist())
+        counts[k] = counts.get(k, 0) + 1
+    assert len(counts) == 24
+    obs = np.array(list(counts.values()), dtype=float)
+    assert st.chisquare(obs).pvalue > 1e-5
+    n, calls = 37, 1500
+    at = np.zeros((n, n))
+    for _ in range(calls):
+        at[np.arange(n), _h(g.permutation(n))] += 1
+    chi2 = ((at - calls / n) ** 2 / (calls / n)).sum()
+    assert st.chi2.sf(chi2, (n - 1) ** 2) > 1e-5
+    big = _h(g.permutation((1 << 21) + 5))
+    np.testing.assert_array_equal(np.sort(big), np.arange((1 << 21) + 5))
+
+
+@gpu_test
 def test_permutation_and_shuffle_arrays():
     h = np.arange(60.0).reshape(10, 6)
     d = ga.asarray(h)
@@ -623,8 +648,7 @@ def _fake_modules():
         _random_normal=lambda o, k, c, m, s: o.__setitem__(..., rng(k, c).normal(m, s, o.shape)),
         _random_exponential=lambda o, k, c, s: o.__setitem__(
             ..., rng(k, c).exponential(s, o.shape)),
-        _random_bits64=lambda o, k, c: o.__setitem__(
-            ..., rng(k, c).integers(0, 2**64, o.shape, dtype=np.uint64)),
+        _random_permutation=lambda o, k, c: o.__setitem__(..., rng(k, c).permutation(o.size)),
         _random_gamma=lambda o, k, c, a, s: o.__setitem__(
             ..., s * rng(k, c).standard_gamma(param(a, o), o.shape)),
         _random_poisson=lambda o, k, c, lam: o.__setitem__(

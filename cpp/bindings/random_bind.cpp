@@ -44,8 +44,8 @@ GPUARR_BINDINGS(160) {
   m.def("_random_exponential", [](py::handle out, uint64_t key, uint64_t call, double scale) {
     random_exponential(out_arr(out), state(key, call), scale);
   });
-  m.def("_random_bits64", [](py::handle out, uint64_t key, uint64_t call) {
-    random_bits64(out_arr(out), state(key, call));
+  m.def("_random_permutation", [](py::handle out, uint64_t key, uint64_t call) {
+    random_permutation(out_arr(out), state(key, call));
   });
   m.def("_random_gamma", [](py::handle out, uint64_t key, uint64_t call, py::handle shape,
                             double scale) {

@@ -1,7 +1,7 @@
 // gpuarr.random's algorithms, shared by the device kernels (cpp/ops/random_kernels.cu)
 // and the host unit tests (cpp/tests/test_random.cpp), which check their distributions
 // on the CPU: Philox blocks -> uniforms, Box-Muller normals, exponentials; per-element
-// counter streams; Marsaglia-Tsang gamma; Poisson (multiplication / PTRS); binomial
+// counter streams; Marsaglia-Tsang gamma; Poisson (inversion / PTRS); binomial
 // (inversion / BTRS); Lemire's bounded integers.
 #pragma once
 #include <math.h>
@@ -156,13 +156,6 @@ struct ExponentialGen {
   }
 };
 
-struct BitsGen {
-  GPUARR_HD void operator()(const Philox4& r, Vals<uint64_t>& o) const {
-    o.v[0] = (static_cast<uint64_t>(r.v[1]) << 32) | r.v[0];
-    o.v[1] = (static_cast<uint64_t>(r.v[3]) << 32) | r.v[2];
-  }
-};
-
 // ---- per-element streams: element i draws blocks (i, j = 0, 1, ...) -------------------
 
 struct ElemRng {
@@ -221,23 +214,27 @@ GPUARR_HD double standard_gamma(ElemRng& g, double a) {
   }
 }
 
-// Poisson: multiplication (Knuth) below 10, PTRS (Hoermann 1993) above, as NumPy.
+// Poisson: inversion by sequential search below 10, PTRS (Hoermann 1993) above.
+// Below 10 inversion draws one uniform where NumPy's multiplication method draws lam + 1
+// on average: the draws, not the search's few multiply-adds, bound the GPU kernel.
 GPUARR_HD int64_t poisson(ElemRng& g, double lam) {
   if (lam == 0.0) return 0;
   // lam comes validated from poisson(); composites (negative_binomial) may pass NaN or values
   // past NumPy's limit: give INT64_MIN as NumPy's overflowing cast does, and never loop.
   if (!(lam <= 9.2233720064e18)) return INT64_MIN;
   if (lam < 10.0) {
-    const double enlam = exp(-lam);
+    const double u = g.uniform();
+    double p = exp(-lam);  // P(X = x)
+    double cdf = p;
     int64_t x = 0;
-    double prod = 1.0;
-    for (;;) {
-      prod *= g.uniform();
-      if (prod > enlam)
-        ++x;
-      else
-        return x;
+    // Stops where the remaining terms no longer move the sum: u within rounding of 1 must
+    // not search forever.
+    while (u > cdf && p > cdf * 0x1.0p-54) {
+      ++x;
+      p *= lam / static_cast<double>(x);
+      cdf += p;
     }
+    return x;
   }
   const double slam = sqrt(lam), loglam = log(lam);
   const double b = 0.931 + 2.53 * slam;

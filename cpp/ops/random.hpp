@@ -31,7 +31,7 @@ void random_normal(const NDArray& out, PhiloxState s, double loc, double scale);
 void random_exponential(const NDArray& out, PhiloxState s, double scale);
 // out (float32/float64) = scale * standard_gamma(shape) (Marsaglia-Tsang).
 void random_gamma(const NDArray& out, PhiloxState s, RandomParam shape, double scale);
-// out (int64) = poisson(lam) (multiplication below lam 10, PTRS above).
+// out (int64) = poisson(lam) (inversion below lam 10, PTRS above).
 void random_poisson(const NDArray& out, PhiloxState s, RandomParam lam);
 // out (int64) = binomial(n, p) (inversion for small n*min(p,1-p), BTRS above).
 void random_binomial(const NDArray& out, PhiloxState s, RandomParam n, RandomParam p);
@@ -41,7 +41,8 @@ void random_binomial(const NDArray& out, PhiloxState s, RandomParam n, RandomPar
 // (device pointers to out.size() uint64 each, both or neither) element i uses those.
 void random_integers(const NDArray& out, PhiloxState s, uint64_t low, uint64_t range,
                      const uint64_t* low_array = nullptr, const uint64_t* range_array = nullptr);
-// out (uint64) = 64 random bits per element.
-void random_bits64(const NDArray& out, PhiloxState s);
+// out (int64, n elements) = a random permutation of range(n): Thrust's bijective shuffle,
+// its Feistel round keys drawn from (key, call).
+void random_permutation(const NDArray& out, PhiloxState s);
 
 }  // namespace gpuarr

@@ -181,12 +181,6 @@ void random_exponential(const NDArray& out, PhiloxState s, double scale) {
   });
 }
 
-void random_bits64(const NDArray& out, PhiloxState s) {
-  require_contiguous(out, "random_bits64");
-  if (out.dtype != DType::UInt64) throw TypeError("random_bits64: output must be uint64");
-  launch_block<uint64_t>(out, s, BitsGen{}, "random_bits64");
-}
-
 void random_gamma(const NDArray& out, PhiloxState s, RandomParam shape, double scale) {
   dispatch_float(out, "random_gamma", [&](auto tag) {
     using T = typename decltype(tag)::type;

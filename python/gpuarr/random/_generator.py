@@ -272,16 +272,11 @@ class _Base:
         _core._random_gamma(out, *self._next(), _kernel_param(shape_param, shape), scale)
         return out
 
-    def _bits64(self, n):
-        out = self._new((n,), np.uint64)
-        _core._random_bits64(out, *self._next())
-        return out
-
     def _random_order(self, n):
-        """A random permutation of range(n) (int64): argsort of random 64-bit keys."""
-        if n == 0:
-            return _core.empty((0,), dtype=np.int64)
-        return _sorting.argsort(self._bits64(n))
+        """A random permutation of range(n) (int64)."""
+        out = self._new((n,), np.int64)
+        _core._random_permutation(out, *self._next())
+        return out
 
     # -- continuous --------------------------------------------------------------------------
     def random(self, size=None, dtype=np.float64, out=None):
