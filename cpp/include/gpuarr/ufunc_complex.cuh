@@ -17,7 +17,7 @@ template <class F> struct RealOf<cuda::std::complex<F>> { using type = F; };
 namespace cx {
 #define GPUARR_UFN_CX_DEFINE(NAME) \
   template <class C> GPUARR_UFN_FN C NAME(C x) { return cuda::std::NAME(x); }
-GPUARR_UFN_CX_DEFINE(sqrt) GPUARR_UFN_CX_DEFINE(exp) GPUARR_UFN_CX_DEFINE(log)
+GPUARR_UFN_CX_DEFINE(exp) GPUARR_UFN_CX_DEFINE(log)
 GPUARR_UFN_CX_DEFINE(log10) GPUARR_UFN_CX_DEFINE(sin) GPUARR_UFN_CX_DEFINE(cos)
 GPUARR_UFN_CX_DEFINE(sinh) GPUARR_UFN_CX_DEFINE(cosh)
 #undef GPUARR_UFN_CX_DEFINE
@@ -227,6 +227,47 @@ template <class C> GPUARR_UFN_FN C atanh(C z) {
 }
 
 }  // namespace inv
+
+// sqrt(z) by Algorithm 312 (CACM 10, 1967) as FreeBSD's csqrt (C99 Annex G's special
+// values, scaling near overflow and for subnormal parts): one hypot and one sqrt, where
+// libcu++'s polar form (abs, arg, sincos) made sqrt of complex128 compute-bound.
+template <class C> GPUARR_UFN_FN C sqrt(C z) {
+  using F = typename C::value_type;
+  F a = z.real(), b = z.imag();
+  if (a == 0 && b == 0) return C(F(0), b);
+  if (isinf(b)) return C(r_fabs(b), b);
+  if (isnan(a)) {
+    const F t = (b - b) / (b - b);  // NaN
+    return C(a + t, a + t);
+  }
+  if (isinf(a)) {
+    if (a < 0) return C(r_fabs(b - b), r_copysign(a, b));
+    return C(a, r_copysign(b - b, b));
+  }
+  if (isnan(b)) {
+    const F t = (a - a) / (a - a);  // NaN
+    return C(b + t, b + t);
+  }
+  F scale = 1;
+  if (r_fabs(a) >= inv::pick<F>(0x1.a82798p+126f, 0x1.a827999fcef32p+1022) ||
+      r_fabs(b) >= inv::pick<F>(0x1.a82798p+126f, 0x1.a827999fcef32p+1022)) {
+    // A tiny part is left unscaled: it is then an equivalent infinitesimal.
+    if (r_fabs(a) >= inv::pick<F>(0x1p-124f, 0x1p-1020)) a *= F(0.25);
+    if (r_fabs(b) >= inv::pick<F>(0x1p-124f, 0x1p-1020)) b *= F(0.25);
+    scale = 2;
+  }
+  if (r_fabs(a) < inv::pick<F>(0x1p-126f, 0x1p-1022) && r_fabs(b) < inv::pick<F>(0x1p-126f, 0x1p-1022)) {
+    a *= inv::pick<F>(0x1p26f, 0x1p54);  // both subnormal: scale up for accuracy
+    b *= inv::pick<F>(0x1p26f, 0x1p54);
+    scale = inv::pick<F>(0x1p-13f, 0x1p-27);
+  }
+  if (a >= 0) {
+    const F t = r_sqrt((a + r_hypot(a, b)) * F(0.5));
+    return C(scale * t, scale * b / (2 * t));
+  }
+  const F t = r_sqrt((-a + r_hypot(a, b)) * F(0.5));
+  return C(scale * r_fabs(b) / (2 * t), r_copysign(scale * t, b));
+}
 
 template <class C> GPUARR_UFN_FN C asinh(C x) { return inv::asinh(x); }
 // asin(z) = -i asinh(iz), as reverse(asinh(reverse(z))) with reverse(a + bi) = b + ai.
