@@ -83,6 +83,19 @@ def test_pad_other_shapes_and_errors(xp, rng):
                      lambda: ga.pad(xp.dev(h) if h is not h1 else d1, width, mode, **kwargs))
 
 
+def test_pad_constant_value_casts_and_large(xp, rng):
+    # One constant: small results fill whole then copy the array in, large ones fill the
+    # pad areas only; both cast the value as NumPy's assignment does (or refuse it alike).
+    small = rng.integers(0, 100, (4, 5)).astype(np.uint8)
+    for value in (7, 2.7, -1, 300, np.nan, 1 + 2j):
+        with np.errstate(all="ignore"):
+            same_outcome(xp, lambda: np.pad(small, 2, constant_values=value),
+                         lambda: ga.pad(xp.dev(small), 2, constant_values=value))
+    big = rng.standard_normal((1030, 1025)).astype(np.float32)
+    same_outcome(xp, lambda: np.pad(big, ((1, 2), (3, 0)), constant_values=5),
+                 lambda: ga.pad(xp.dev(big), ((1, 2), (3, 0)), constant_values=5))
+
+
 def _pad_with(vector, pad_width, iaxis, kwargs):
     # numpy.pad's documented example of a callable mode (writes through the vector view)
     pad_value = kwargs.get("padder", 10)

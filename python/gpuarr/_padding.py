@@ -25,6 +25,11 @@ _ALLOWED_KWARGS = {
 }
 
 
+# Padded sizes up to this fill the whole result before copying the array in: launches, not
+# bytes, decide their time.
+_WHOLE_FILL_MAX = 1 << 20
+
+
 def _slice_at_axis(sl, axis):
     return (slice(None),) * axis + (sl,) + (...,)
 
@@ -41,7 +46,7 @@ def _pad_simple(array, pad_width, fill_value=None):
     order = "F" if (array.flags.f_contiguous and not array.flags.c_contiguous) else "C"
     padded = _core.empty(new_shape, dtype=array.dtype, order=order)
     if fill_value is not None:
-        padded.fill(fill_value)
+        padded[...] = fill_value
     original_area_slice = tuple(slice(left, left + size)
                                 for size, (left, right) in zip(array.shape, pad_width))
     padded[original_area_slice] = array
@@ -275,6 +280,18 @@ def pad(array: ArrayLike, pad_width, mode="constant", **kwargs) -> ndarray:
     if unsupported_kwargs:
         raise ValueError("unsupported keyword arguments for mode "
                          f"'{mode}': {unsupported_kwargs}")
+    cv = kwargs.get("constant_values", 0)
+    if mode == "constant" and array.ndim and not isinstance(cv, _ndarray) and _np.ndim(cv) == 0:
+        # One value everywhere: fill, then copy the array in (two launches). Large arrays
+        # fill only the pad areas below, not the whole array before the copy overwrites it.
+        size = 1
+        for n, (lo, hi) in zip(array.shape, pad_width):
+            size *= n + lo + hi
+        if size <= _WHOLE_FILL_MAX:
+            # The value as _as_pairs gives it (a NumPy scalar), assigned as the pad areas'
+            # assignments below would: out-of-range integers wrap, as NumPy's do.
+            value = _as_pairs(cv, array.ndim)[0][0]
+            return _pad_simple(array, pad_width, value)[0]
     padded, original_area_slice = _pad_simple(array, pad_width)
     axes = range(padded.ndim)
     if mode == "constant":
