@@ -214,12 +214,18 @@ def test_inv_two_streams_singular_second(rng, n):
 @pytest.mark.parametrize("dt", ["float32", "complex128"])
 @pytest.mark.parametrize("shape", [(3, 4, 4), (2, 600, 600), (3, 80, 80)], ids=str)
 def test_inv_nan_matrix_in_batch(rng, dt, shape):
-    """The matrices with a NaN invert to all-NaN (LAPACK's result, set on the device after
-    getrs/getri); the others are unaffected, without an error."""
+    """The matrices with a NaN invert (and solve) to all-NaN (LAPACK's result, set on the
+    device after getrs/getri); the others are unaffected, without an error."""
     a = _near_one(rng, shape, dt)
     a[1, 0, 1] = np.nan
     got = _g(gpuarr.linalg.inv(gpuarr.asarray(a)))
     assert np.isnan(got[1]).all()
     keep = [0] + list(range(2, shape[0]))
-    want = np.linalg.inv(a[keep].astype(np.complex128 if dt[0] == "c" else np.float64))
+    wide = np.complex128 if dt[0] == "c" else np.float64
+    want = np.linalg.inv(a[keep].astype(wide))
     np.testing.assert_allclose(got[keep], want, atol=2e-3 if dt == "float32" else 1e-9)
+    b = rng.standard_normal(shape[:2] + (3,)).astype(dt)
+    x = _g(gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.asarray(b)))
+    assert x.shape == b.shape and np.isnan(x[1]).all()
+    want = np.linalg.solve(a[keep].astype(wide), b[keep].astype(wide))
+    np.testing.assert_allclose(x[keep], want, atol=2e-3 if dt == "float32" else 1e-9)

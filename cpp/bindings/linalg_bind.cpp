@@ -42,15 +42,15 @@ GPUARR_BINDINGS(130) {
     }
     return make_owner(std::move(r));
   }, py::arg("a"), py::arg("check"), py::arg("nan_fill") = false);
-  m.def("_linalg_solve", [](py::handle a, py::handle b) {
+  m.def("_linalg_solve", [](py::handle a, py::handle b, bool nan_fill) {
     const NDArray x = arr(a), y = arr(b);
     NDArray r;
     {
       py::gil_scoped_release release;
-      r = linalg_solve(x, y);
+      r = linalg_solve(x, y, nan_fill);
     }
     return make_owner(std::move(r));
-  });
+  }, py::arg("a"), py::arg("b"), py::arg("nan_fill") = false);
   m.def("_linalg_cholesky", [](py::handle a, bool upper) {
     const NDArray x = arr(a);
     NDArray r;

@@ -26,8 +26,8 @@ std::pair<NDArray, NDArray> linalg_slogdet(const NDArray& a);
 // cuSOLVER's pivoting can step over a NaN), on the device.
 NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill = false);
 // x with a[i] @ x[i] = b[i]: a (.., n, n), b (.., n, k) with the same leading dims and
-// dtype. LinAlgError("Singular matrix").
-NDArray linalg_solve(const NDArray& a, const NDArray& b);
+// dtype. LinAlgError("Singular matrix"). nan_fill: as linalg_inv's, for the solutions.
+NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill = false);
 // Cholesky factor (lower L with a = L L^H, or upper U with a = U^H U), reading only the
 // lower (upper) triangle of a as NumPy. LinAlgError("Matrix is not positive definite").
 NDArray linalg_cholesky(const NDArray& a, bool upper);

@@ -748,7 +748,7 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   return out;
 }
 
-NDArray linalg_solve(const NDArray& a, const NDArray& b) {
+NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   check_square_float(a);
   const int64_t n = a.shape.back();
   const int64_t k = b.shape.back();
@@ -761,6 +761,12 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
   const int64_t rhs_bytes = n * k * xt.itemsize();
+  std::shared_ptr<Memory> nan_flags;
+  if (nan_fill) {
+    nan_flags = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+    nan_matrices(work.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 0,
+                 stream);
+  }
   const bool batched = k <= INT32_MAX &&
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, true, stream);
@@ -791,6 +797,9 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b) {
                             : count_positive_info(static_cast<const int*>(lu.info->ptr()),
                                                   batch, stream, diag);
   if (bad > 0) throw LinAlgError("Singular matrix");
+  if (nan_fill)
+    nan_matrices(xt.data(), batch, n * k, a.dtype, static_cast<int*>(nan_flags->ptr()), 1,
+                 stream);
   return swap_last2(xt);
 }
 

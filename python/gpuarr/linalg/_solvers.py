@@ -165,15 +165,6 @@ def _all_finite(a):
     return bool(_ufuncs.isfinite(a).all())
 
 
-def _nan_where_nan(a, r):
-    """NaN results for the matrices of a with a NaN, as LAPACK gives (cuSOLVER's pivoting
-    can step over a NaN and return finite values); on the device, no host wait."""
-    if a.size == 0 or a.dtype.kind not in "fc":
-        return r
-    bad = _ufuncs.isnan(a).any(axis=(-2, -1))
-    return _indexing.where(bad.reshape(bad.shape + (1,) * (r.ndim - bad.ndim)), _np.nan, r)
-
-
 def solve(a: ArrayLike, b: ArrayLike) -> ndarray:
     """numpy.linalg.solve with NumPy 2's rules for b: (M,) or (..., M, K)."""
     a = _asarray(a)
@@ -193,14 +184,15 @@ def solve(a: ArrayLike, b: ArrayLike) -> ndarray:
 
 
 def _solve(a, b):
+    # The solutions of the matrices with a NaN are NaN, as LAPACK gives (cuSOLVER's
+    # pivoting can step over a NaN and return finite values): set on the device in C++.
     try:
-        x = _core._linalg_solve(a, b)
+        return _core._linalg_solve(a, b, True)
     except LinAlgError:
         if _all_finite(a):
             raise
         # NaN/inf input: NumPy returns NaN/inf, it does not raise "Singular matrix".
-        x = _core.full(b.shape, _np.nan, dtype=a.dtype)
-    return _nan_where_nan(a, x)
+        return _core.full(b.shape, _np.nan, dtype=a.dtype)
 
 
 def matrix_power(a: ArrayLike, n) -> ndarray:
