@@ -350,7 +350,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
     else:
         n, _ = _reduced_count(a.shape, axis)
         m = _ufuncs.divide(_core._reduce("sum", x, axis, True), float(n) if n else float("nan"))
-    if acc.kind == "f" or a.dtype.kind == "c":
+    if acc.kind == "f" or (acc.kind == "c" and a.dtype.kind == "c"):
         # One pass over x reduces |x - m|^2 (the deviations are never stored).
         m = m if m.dtype == acc else m.astype(acc)
         s = _core._reduce_squared_deviations(x, _core.ascontiguousarray(m), axis, keepdims,
