@@ -560,11 +560,19 @@ def _cell(res):
     return {"error": "ERR", "wrong": "WRONG", "unsupported": "n/a"}.get(st, "-")
 
 
-def run_groups(groups, libs, repeat=None, lib_order=LIB_ORDER, log=sys.stderr):
-    """Runs the workloads of ``groups`` (Group objects); returns the rows."""
+def run_groups(groups, libs, repeat=None, lib_order=LIB_ORDER, log=sys.stderr,
+               stop_after_s=None):
+    """Runs the workloads of ``groups`` (Group objects); returns the rows. With
+    ``stop_after_s``, no workload starts once that many seconds have passed: the rows
+    done so far are returned (a sweep cut short by a time limit still writes them)."""
     todo = [(g.name, w) for g in groups for w in g.workloads]
     rows = []
+    start = time.monotonic()
     for i, (gname, w) in enumerate(todo, 1):
+        if stop_after_s is not None and time.monotonic() - start >= stop_after_s:
+            print(f"stopped after {i - 1} of {len(todo)} workloads: --stop-after "
+                  f"{stop_after_s:g} s", file=log, flush=True)
+            break
         print(f"[{i}/{len(todo)}] {gname}: {w.name} ...", end="", file=log, flush=True)
         t0 = time.perf_counter()
         row = run_workload(w, gname, libs, repeat, lib_order, log)
@@ -899,8 +907,13 @@ def parse_args(argv=None):
                    help="instead of the groups: gpuarr's 1 GiB H2D/D2H in a fresh process per "
                         "combination of GPUARR_TRANSFER_THREADS / GPUARR_STAGING_CHUNK_MB / "
                         "GPUARR_STAGING_BUFFERS")
+    p.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   help="start no workload after this many seconds; the results of the "
+                        "workloads done are written (for runs under an outer time limit)")
     p.add_argument("--list", action="store_true", help="list the groups and exit")
     args = p.parse_args(argv)
+    if args.stop_after is not None and args.stop_after <= 0:
+        p.error("--stop-after must be > 0")
     if args.repeat is not None and args.repeat < 1:
         p.error("--repeat must be >= 1")
     return args
@@ -956,7 +969,7 @@ def main(argv=None):
         print(f"{lib.label}: " + (lib.version or "?" if lib.available
                                   else f"unavailable: {lib.reason}"), file=sys.stderr)
 
-    rows = run_groups(groups, libs, args.repeat, lib_order)
+    rows = run_groups(groups, libs, args.repeat, lib_order, stop_after_s=args.stop_after)
     meta = collect_meta({n: libs[n] for n in lib_order})
     print()
     print(f"{meta.get('gpu')}  {meta['date']}  commit {(meta.get('git_commit') or '?')[:12]}"

@@ -153,3 +153,8 @@ def test_timer_options_unsupported_rows_and_group_summaries():
     assert "lacking / NumPy: not supported: numpy has no frobnicate" in harness.format_notes(
         rows, libs, ("numpy",))
     assert harness.group_summaries(groups, rows) == {"g": "2 rows: fast,lacking"}
+    # --stop-after: a spent time limit runs no more workloads and returns the rows done.
+    assert harness.run_groups(groups, libs, log=log, stop_after_s=0) == []
+    assert len(harness.run_groups(groups, libs, log=log, stop_after_s=60.0)) == 2
+    with pytest.raises(SystemExit):
+        harness.parse_args(["--stop-after", "0"])
