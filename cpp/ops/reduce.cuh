@@ -192,16 +192,19 @@ __device__ __forceinline__ typename Op::Acc load_mapped(const Op& op, const char
   else return op.map(to_compute(*reinterpret_cast<const In*>(p)), r);
 }
 
-// Accumulates elements [r0, r1) of one contiguous row (thread-strided), 16-byte loads when
-// the row is aligned: the reduction of a row of floats is then one vector load per 4.
-template <class Op, class In, bool Partial>
+// Accumulates elements [r0, r1) of one contiguous row: thread t of kStep takes elements
+// t, t + kStep, ..., in 16-byte vectors where row + r0 is aligned (a row of floats is one
+// vector load per 4), element i mapped with the flat reduced index f + i. The whole block
+// takes a row (kStep = kReduceThreads), or a warp (kStep = 32, accumulate_rows).
+template <class Op, class In, bool Partial, int kStep>
 __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, const In* row,
-                                                                  int64_t r0, int64_t r1) {
+                                                                  int64_t r0, int64_t r1, int t,
+                                                                  int64_t f) {
   using Acc = typename Op::Acc;
   constexpr int V = sizeof(In) >= 16 ? 1 : 16 / sizeof(In);
   auto mapped = [&](const In& x, int64_t r) -> Acc {
     if constexpr (Partial) return x;
-    else return op.map(to_compute(x), r);
+    else return op.map(to_compute(x), f + r);
   };
   Acc acc0 = op.identity(), acc1 = op.identity();
   int64_t r = r0;
@@ -209,14 +212,14 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
     if (reinterpret_cast<uintptr_t>(row + r0) % 16 == 0) {
       const int64_t nv = (r1 - r0) / V;
       const auto* pv = reinterpret_cast<const VecOf<In, V>*>(row + r0);
-      int64_t k = threadIdx.x;
-      for (; k + kReduceThreads < nv; k += 2 * kReduceThreads) {
+      int64_t k = t;
+      for (; k + kStep < nv; k += 2 * kStep) {
         const VecOf<In, V> v0 = pv[k];
-        const VecOf<In, V> v1 = pv[k + kReduceThreads];
+        const VecOf<In, V> v1 = pv[k + kStep];
 #pragma unroll
         for (int j = 0; j < V; ++j) {
           acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
-          acc1 = op.combine(acc1, mapped(v1.v[j], r0 + (k + kReduceThreads) * V + j));
+          acc1 = op.combine(acc1, mapped(v1.v[j], r0 + (k + kStep) * V + j));
         }
       }
       if (k < nv) {
@@ -227,54 +230,26 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
       r = r0 + nv * V;
     }
   }
-  for (int64_t i = r + threadIdx.x; i < r1; i += kReduceThreads)
-    acc1 = op.combine(acc1, mapped(row[i], i));
+  for (int64_t i = r + t; i < r1; i += kStep) acc1 = op.combine(acc1, mapped(row[i], i));
   return op.combine(acc0, acc1);
 }
 
 // Accumulates the whole rows of reduced elements [r0, r1) (both multiples of a.row_len) of
-// the output at `base`: a warp per row, 16-byte loads where the row is aligned, so that one
-// row's offset is computed once rather than one per element.
+// the output at `base`, a warp a row, so that one row's offset is computed once rather than
+// one per element.
 template <class Op, class In>
 __device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const char* base,
                                                             const ReduceArgs& a, int64_t r0,
                                                             int64_t r1) {
-  using Acc = typename Op::Acc;
-  constexpr int V = sizeof(In) >= 16 ? 1 : 16 / sizeof(In);
   constexpr int kWarps = kReduceThreads / 32;
-  const int lane = threadIdx.x % 32;
   const int64_t len = a.row_len;
-  Acc acc0 = op.identity(), acc1 = op.identity();
+  typename Op::Acc acc = op.identity();
   for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kWarps) {
     const In* row = reinterpret_cast<const In*>(base + dims_offset(q, a.nr - 1, a.rshape, a.rstride));
-    const int64_t f = q * len;  // the flat reduced index of the row's first element
-    int64_t i = 0;
-    if constexpr (V > 1) {
-      if (reinterpret_cast<uintptr_t>(row) % 16 == 0) {
-        const int64_t nv = len / V;
-        const auto* pv = reinterpret_cast<const VecOf<In, V>*>(row);
-        int64_t k = lane;
-        for (; k + 32 < nv; k += 64) {
-          const VecOf<In, V> v0 = pv[k];
-          const VecOf<In, V> v1 = pv[k + 32];
-#pragma unroll
-          for (int j = 0; j < V; ++j) {
-            acc0 = op.combine(acc0, op.map(to_compute(v0.v[j]), f + k * V + j));
-            acc1 = op.combine(acc1, op.map(to_compute(v1.v[j]), f + (k + 32) * V + j));
-          }
-        }
-        if (k < nv) {
-          const VecOf<In, V> v0 = pv[k];
-#pragma unroll
-          for (int j = 0; j < V; ++j)
-            acc0 = op.combine(acc0, op.map(to_compute(v0.v[j]), f + k * V + j));
-        }
-        i = nv * V;
-      }
-    }
-    for (i += lane; i < len; i += 32) acc1 = op.combine(acc1, op.map(to_compute(row[i]), f + i));
+    acc = op.combine(acc, accumulate_contiguous<Op, In, false, 32>(op, row, 0, len,
+                                                                   threadIdx.x % 32, q * len));
   }
-  return op.combine(acc0, acc1);
+  return acc;
 }
 
 // Partial: the second pass, over the first pass's accumulators, always one contiguous
@@ -295,8 +270,10 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
     Acc acc;
     if (Partial || a.contiguous_reduce) {
-      acc = accumulate_contiguous<Op, In, Partial>(op, reinterpret_cast<const In*>(base), r0, r1);
-    } else if (!Partial && a.row_len > 0) {
+      acc = accumulate_contiguous<Op, In, Partial, kReduceThreads>(
+          op, reinterpret_cast<const In*>(base), r0, r1, threadIdx.x, 0);
+    } else if (a.row_len > 0) {
+      // Partial passes read one contiguous dim: row_len is 0 there.
       if constexpr (!Partial) acc = accumulate_rows<Op, In>(op, base, a, r0, r1);
     } else {
       Acc acc0 = op.identity(), acc1 = op.identity();
