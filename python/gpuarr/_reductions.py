@@ -363,11 +363,11 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
             d = _indexing.where(valid, d, 0)
         s = _core._reduce("sum", _ufuncs.multiply(d, d), axis, keepdims)
     if nan:
-        cnt = _core._reduce("sum", valid, axis, keepdims)
-        denom = _ufuncs.subtract(cnt, ddof)
-        if bool(_core._reduce("any", _ufuncs.less_equal(denom, 0), None, False)):
+        denom = _ufuncs.subtract(n.reshape(s.shape), ddof)  # the mean's counts, as the result
+        none_left = _ufuncs.less_equal(denom, 0)
+        if bool(_core._reduce("any", none_left, None, False)):
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
-        denom = _indexing.where(_ufuncs.less_equal(denom, 0), float("nan"), denom)
+        denom = _indexing.where(none_left, float("nan"), denom)
     else:
         denom = max_int(n - ddof)
         if n - ddof <= 0:
