@@ -2,10 +2,14 @@
 // is NumPy's (sort_common.cuh): one row -> cub::DeviceRadixSort, several rows ->
 // cub::DeviceSegmentedSort (stable). Values-only sorts of real dtypes sort the keys alone
 // and invert them (here); everything else sorts (key, index) pairs stably (argsort.cu, a
-// file of its own so that nvcc compiles the two kinds of sort in parallel).
+// file of its own so that nvcc compiles the two kinds of sort in parallel). One row of an
+// integer, float32 or float64 dtype is sorted as CUB's own keys, without the two passes
+// that make and invert our keys (see sort_native_row).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
+#include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -35,6 +39,87 @@ __global__ void gather_rows_kernel(const T* __restrict__ data, const int64_t* __
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
        i += int64_t(gridDim.x) * blockDim.x) {
     out[i] = data[i - i % n + perm[i]];
+  }
+}
+
+// CUB's radix order of IEEE floats puts the NaNs with the sign bit set first (before -inf)
+// and the others last; NumPy puts every NaN last. The NaNs with the sign bit are a prefix
+// of CUB's result: its length, found by bisection.
+template <class T>
+__device__ int64_t leading_signed_nans(const T* v, int64_t n) {
+  auto signed_nan = [v](int64_t i) {
+    const T x = v[i];
+    return x != x && signbit(x);
+  };
+  if (!signed_nan(0)) return 0;
+  int64_t lo = 1, hi = n;  // the first index that is not such a NaN lies in [lo, hi]
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (signed_nan(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// rotated = sorted rotated left by the length k of its prefix of signed NaNs (which so end
+// last, their bits kept); *shift = k. Nothing is copied when k == 0, the usual case.
+template <class T>
+__global__ void rotate_signed_nans_kernel(const T* __restrict__ sorted, int64_t n,
+                                          T* __restrict__ rotated, int64_t* __restrict__ shift) {
+  __shared__ int64_t k;
+  if (threadIdx.x == 0) k = leading_signed_nans(sorted, n);
+  __syncthreads();
+  if (blockIdx.x == 0 && threadIdx.x == 0) *shift = k;
+  if (k == 0) return;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t j = i + k;
+    rotated[i] = sorted[j < n ? j : j - n];
+  }
+}
+
+template <class T>
+__global__ void copy_if_rotated_kernel(const T* __restrict__ rotated,
+                                       const int64_t* __restrict__ shift, int64_t n,
+                                       T* __restrict__ out) {
+  if (*shift == 0) return;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    out[i] = rotated[i];
+  }
+}
+
+// Blocks of the fix-up kernels: enough to stream a rotation at full bandwidth, few enough
+// that the usual launch, which finds no signed NaN and returns, costs little.
+constexpr int64_t kFixupBlocks = 1024;
+
+template <class T>
+constexpr bool has_native_key_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                  (std::is_integral_v<T> && !std::is_same_v<T, bool>);
+
+// One row of n elements sorted by CUB's radix sort on the elements themselves: integers in
+// their own order, floats in IEEE order with -0.0 equal to +0.0 (either order is one that
+// NumPy's unstable sort may give) and the NaNs moved last.
+template <class T>
+void sort_native_row(const T* in, T* out, int64_t n, cudaStream_t stream) {
+  size_t bytes = 0;
+  check_cub(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, int(sizeof(T) * 8),
+                                           stream),
+            "cub::DeviceRadixSort::SortKeys");
+  // The fix-up reuses CUB's temporary storage once the sort is done (same stream).
+  const size_t fixup_bytes = is_float_v<T> ? size_t(n) * sizeof(T) + sizeof(int64_t) : 0;
+  auto tmp = scratch(std::max(bytes, fixup_bytes));
+  check_cub(cub::DeviceRadixSort::SortKeys(tmp->ptr(), bytes, in, out, n, 0, int(sizeof(T) * 8),
+                                           stream),
+            "cub::DeviceRadixSort::SortKeys");
+  if constexpr (is_float_v<T>) {
+    int64_t* shift = static_cast<int64_t*>(tmp->ptr());
+    T* rotated = reinterpret_cast<T*>(shift + 1);
+    const dim3 grid(unsigned(std::min<int64_t>(grid_for(n, kThreads).x, kFixupBlocks)));
+    rotate_signed_nans_kernel<T><<<grid, kThreads, 0, stream>>>(out, n, rotated, shift);
+    check_launch("rotate_signed_nans_kernel");
+    copy_if_rotated_kernel<T><<<grid, kThreads, 0, stream>>>(rotated, shift, n, out);
+    check_launch("copy_if_rotated_kernel");
   }
 }
 
@@ -77,7 +162,13 @@ void sort_rows(const char* data, DType dtype, int64_t nseg, int64_t n, char* out
       gather_rows_kernel<T><<<grid_for(total, kThreads), kThreads, 0, stream>>>(
           src, p, total, n, reinterpret_cast<T*>(out));
       check_launch("gather_rows_kernel");
-    } else {
+    } else if constexpr (has_native_key_v<T>) {
+      if (nseg <= 1) {
+        sort_native_row<T>(src, reinterpret_cast<T*>(out), total, stream);
+        return;
+      }
+    }
+    if constexpr (!is_complex_v<T>) {
       using K = typename KeyType<T>::type;
       static_assert(sizeof(K) == sizeof(T), "key size");
       const Segments seg = make_segments(nseg, n, stream);
