@@ -296,6 +296,40 @@ def test_views_non_contiguous_and_negative_strides(rng):
 
 
 @gpu_test
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.int64, np.complex128],
+                         ids=dtype_id)
+def test_gather_transposed_layout(rng, dtype):
+    # Results contiguous along another dim than the last (NumPy's layout of a[:, idx]) at
+    # least a tile (32) long both ways, with partial tiles, batch dims, broadcast and
+    # negative indices, int32 indices, strided and reversed sources, and a bad index.
+    h = random_array(rng, (70, 3, 100), dtype)
+    d = gpuarr.asarray(h)
+    idx = rng.integers(-100, 100, size=45)
+    idx2 = rng.integers(0, 100, size=(33, 2))
+    for key in ((S(None), 0, idx), (S(None), S(None), idx), (S(None), S(None), idx2),
+                (S(None), [1, 0, 2, 1], idx[:4]), (S(None), S(None), idx.astype(np.int32))):
+        _check_get(h, d, key)
+        _check_get(h, d, key, _to_device_key(key))
+    for view in (lambda a: a[::-1, :, ::2], lambda a: a.transpose(2, 1, 0)):
+        hv, dv = view(h), view(d)
+        key = (S(None), 1, rng.integers(0, hv.shape[2], size=40))
+        _check_get(hv, dv, key)
+        _check_get(hv, dv, key, _to_device_key(key))
+    bad = idx.copy()
+    bad[37] = 100
+    with pytest.raises(IndexError, match="index 100 is out of bounds for axis 2 with size 100"):
+        d[:, :, gpuarr.asarray(bad)]
+
+
+@gpu_test
+def test_gather_transposed_layout_many_row_tiles(rng):
+    # More row tiles than a grid's y dimension holds (65535): the tiles stride over them.
+    h = rng.integers(0, 255, size=(65535 * 32 + 5, 34), dtype=np.uint8)
+    idx = rng.integers(0, 34, size=32)
+    _check_get(h, gpuarr.asarray(h), (S(None), idx), (S(None), gpuarr.asarray(idx)))
+
+
+@gpu_test
 def test_zero_d_and_empty(rng):
     h0 = np.array(3.5)
     d0 = gpuarr.asarray(h0)

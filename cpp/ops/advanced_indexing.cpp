@@ -283,21 +283,10 @@ NDArray gather_advanced(const NDArray& a, const PreparedIndex& p) {
     GPUARR_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, 4, stream));
     src.flag = reinterpret_cast<unsigned int*>(flag.data());
   }
-  const int64_t w = a.itemsize();
-  if (out.ndim() >= 2 && out.strides.back() != w && plan.result_shape.back() >= 32) {
-    // NumPy's layout puts the index dims outermost in memory: for a[:, idx] the result is
-    // contiguous along its first dim. Gathered into it directly, every write lands in
-    // another row (a[:, idx] of 4096^2 float32 took 215 us); gathered in C order, then
-    // copied through the transposing tiles, both passes are coalesced.
-    NDArray c_order = empty_array(plan.result_shape, a.dtype, 'C');
-    launch_gather(c_order.data(), c_order.strides, a.data() + plan.offset, plan.src_strides, src,
-                  p.index_strides, plan.result_shape, w, stream);
-    launch_copy_same_type(out.data(), out.strides, c_order.data(), c_order.strides,
-                          plan.result_shape, w, stream);
-  } else {
-    launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides, src,
-                  p.index_strides, plan.result_shape, w, stream);
-  }
+  // NumPy's layout puts the index dims outermost in memory (a[:, idx] is contiguous along
+  // its first dim): launch_gather writes such results through transposing tiles.
+  launch_gather(out.data(), out.strides, a.data() + plan.offset, plan.src_strides, src,
+                p.index_strides, plan.result_shape, a.itemsize(), stream);
   if (p.bounds_pending && read_device_value<unsigned int>(flag.data(), stream) != 0)
     check_pending_bounds(p, stream);
   return out;

@@ -47,8 +47,8 @@ __global__ void copy_rows_kernel(StridedArgs<2> a, uint32_t rows, uint32_t inner
 // A batch of planes, each read along dim X (contiguous in src) and written along dim Y
 // (contiguous in dst) in 32 x 32 tiles; the other dims are the batch (offsets from
 // `batch`, its index divided in 64 bits once per tile).
-constexpr int kTile = 32;
-constexpr int kTileRows = 8;
+constexpr int kTile = kTransposeTile;
+constexpr int kTileRows = kTransposeTileRows;
 
 struct TileArgs {
   int64_t nx, ny;          // plane extents

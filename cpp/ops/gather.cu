@@ -88,6 +88,101 @@ __global__ void gather_rows_kernel(StridedArgs<3> a, uint32_t rows, uint32_t inn
   }
 }
 
+// Gathers whose result is contiguous along another dim (Y) than the last (X; NumPy's layout
+// of a[:, idx]): tiles read along X, consecutive threads taking consecutive index values as
+// a C-order gather does, and written along Y through shared memory, so that the writes are
+// coalesced too (a C-order gather then a transposing copy of a[:, idx] of a 4096^2 float32
+// matrix took 124 us, CuPy's take 70). The other dims are the batch.
+struct GatherTileArgs {
+  int64_t nx, ny;                    // plane extents
+  int64_t out_x;                     // out's stride along X (along Y it is the itemsize)
+  int64_t src_x, src_y, idx_x, idx_y;
+  int64_t nbatch;
+  StridedArgs<3> batch;              // operands as indexed_copy_kernel's: the other dims
+};
+
+template <class W, class I>
+__global__ void gather_tiles_kernel(GatherTileArgs a, IndexRule r) {
+  __shared__ W tile[kTransposeTile][kTransposeTile + 1];
+  const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
+  for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {
+    int64_t off[3];
+    element_offsets(a.batch, b, off);
+    for (int64_t y0 = blockIdx.y * int64_t(kTransposeTile); y0 < a.ny;
+         y0 += int64_t(gridDim.y) * kTransposeTile) {
+      const int64_t x = x0 + threadIdx.x;
+#pragma unroll
+      for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
+        const int64_t y = y0 + threadIdx.y + k;
+        if (x < a.nx && y < a.ny) {
+          const I v = *reinterpret_cast<const I*>(a.batch.data[2] + off[2] + x * a.idx_x +
+                                                  y * a.idx_y);
+          tile[threadIdx.y + k][threadIdx.x] = *reinterpret_cast<const W*>(
+              a.batch.data[1] + off[1] + x * a.src_x + y * a.src_y + source_offset(v, r));
+        }
+      }
+      __syncthreads();
+      const int64_t wy = y0 + threadIdx.x;
+#pragma unroll
+      for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
+        const int64_t wx = x0 + threadIdx.y + k;
+        if (wx < a.nx && wy < a.ny)
+          *reinterpret_cast<W*>(a.batch.data[0] + off[0] + wx * a.out_x +
+                                wy * int64_t(sizeof(W))) = tile[threadIdx.x][threadIdx.y + k];
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// The tiled gather where the result is contiguous along a dim other than the last and
+// both are at least a tile long; false otherwise.
+template <class W, class I>
+bool gather_transposing(char* out, const Dims& os, const char* in, const Dims& ins,
+                        const IndexSource& idx, const Dims& is, const Dims& shape,
+                        cudaStream_t stream) {
+  const int nd = static_cast<int>(shape.size());
+  if (nd < 2 || nd > kKernelDims + 2) return false;
+  const int64_t w = sizeof(W);
+  const int x = nd - 1;
+  int y = -1;
+  for (int d = 0; d < x && y < 0; ++d)
+    if (os[d] == w) y = d;
+  if (y < 0 || os[x] == w || shape[x] < kTransposeTile || shape[y] < kTransposeTile)
+    return false;
+  GatherTileArgs a{};
+  a.nx = shape[x];
+  a.ny = shape[y];
+  a.out_x = os[x];
+  a.src_x = ins[x];
+  a.src_y = ins[y];
+  a.idx_x = is[x];
+  a.idx_y = is[y];
+  a.nbatch = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (d == x || d == y) continue;
+    const int k = a.batch.ndim++;
+    a.batch.shape[k] = shape[d];
+    a.batch.strides[0][k] = os[d];
+    a.batch.strides[1][k] = ins[d];
+    a.batch.strides[2][k] = is[d];
+    a.nbatch *= shape[d];
+  }
+  a.batch.data[0] = out;
+  a.batch.data[1] = const_cast<char*>(in);
+  a.batch.data[2] = const_cast<char*>(idx.data);
+  const int64_t tiles_x = (a.nx + kTransposeTile - 1) / kTransposeTile;
+  const int64_t tiles_y = (a.ny + kTransposeTile - 1) / kTransposeTile;
+  if (tiles_x > INT32_MAX) return false;
+  const dim3 grid(static_cast<unsigned>(tiles_x),
+                  static_cast<unsigned>(std::min<int64_t>(tiles_y, 65535)),
+                  static_cast<unsigned>(std::min<int64_t>(a.nbatch, 65535)));
+  gather_tiles_kernel<W, I><<<grid, dim3(kTransposeTile, kTransposeTileRows), 0, stream>>>(
+      a, rule_of(idx));
+  check_launch("gather_tiles_kernel");
+  return true;
+}
+
 // put's last write: each write claims its target with its position; the largest wins.
 template <class I>
 __global__ void claim_targets_kernel(const char* idx, int64_t idx_stride, uint32_t n,
@@ -132,6 +227,9 @@ template <class W, class I, bool Scatter>
 void indexed_copy_typed(char* out, const Dims& os, const char* in, const Dims& ins,
                         const IndexSource& idx, const Dims& is, const Dims& shape,
                         cudaStream_t stream) {
+  if constexpr (!Scatter) {
+    if (gather_transposing<W, I>(out, os, in, ins, idx, is, shape, stream)) return;
+  }
   const IndexRule r = rule_of(idx);
   const bool rows =
       !Scatter && shape.size() >= 2 && shape.back() >= kRowsMinInner && is.back() == 0;

@@ -37,6 +37,7 @@ struct IndexSource {
 
 // out[i] = src[src_offset(i) + offset(idx[idx_offset(i)])] over `shape`, moving
 // itemsize-byte words (idx_strides are byte strides into the index, 0 on non-index dims).
+// An out contiguous along another dim than the last is written through transposing tiles.
 void launch_gather(char* out, const Dims& out_strides, const char* src, const Dims& src_strides,
                    const IndexSource& idx, const Dims& idx_strides, const Dims& shape,
                    int64_t itemsize, cudaStream_t stream);

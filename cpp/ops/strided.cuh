@@ -79,6 +79,12 @@ inline dim3 grid_for(int64_t n, int threads) {
   return dim3(static_cast<unsigned>(std::max<int64_t>(blocks, 1)));
 }
 
+// Transposing moves (a copy or a gather whose two sides are contiguous along different
+// dims) go through shared-memory tiles of kTransposeTile^2 elements, kTransposeTileRows
+// rows of threads a block, so that both the reads and the writes are coalesced.
+constexpr int kTransposeTile = 32;
+constexpr int kTransposeTileRows = 8;
+
 // Launches of rows at least this long walk each row with its inner strides after finding
 // the row's offsets once (elementwise Rows mode, strided copies, gathers of rows); shorter
 // innermost dims leave most of a row's threads idle and divide each index instead.
