@@ -541,6 +541,26 @@ def test_nonfinite_input_as_numpy(rng, dt, bad, n):
 
 
 @gpu_test
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("n, batch", [(8, 6), (70, 3)], ids=str)
+def test_nan_matrices_of_a_batch_give_nan(rng, dt, n, batch):
+    """In a batch, exactly the matrices with a NaN give all-NaN inverses and solutions; the
+    others are NumPy's."""
+    a = (rng.standard_normal((batch, n, n)) + n * np.eye(n)).astype(dt)
+    b = rng.standard_normal((batch, n, 2)).astype(dt)
+    a[1, 0, n - 1] = np.nan
+    a[batch - 1, n // 2, 1] = np.nan
+    bad = np.zeros(batch, bool)
+    bad[[1, batch - 1]] = True
+    inv = _g(gpuarr.linalg.inv(gpuarr.asarray(a)))
+    x = _g(gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.asarray(b)))
+    assert np.isnan(inv[bad]).all() and np.isnan(x[bad]).all()
+    tol = 1e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
+    np.testing.assert_allclose(inv[~bad], np.linalg.inv(a[~bad]), rtol=tol, atol=tol)
+    np.testing.assert_allclose(x[~bad], np.linalg.solve(a[~bad], b[~bad]), rtol=tol, atol=tol)
+
+
+@gpu_test
 def test_ill_conditioned_hilbert(rng):
     """Hilbert matrix (cond ~1.5e10 at n = 8): solve's residual stays at rounding level and
     the solution agrees with NumPy's to about cond * eps."""

@@ -105,8 +105,11 @@ int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
 bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream);
 
 // The count of positive info entries, enqueued now and read later: lets the host wait for
-// the factorization only while the work queued after it (getrs) keeps the GPU busy, so
-// that two large solves on two streams overlap their second halves.
+// the factorization only while the work queued after it (getrs, getri) keeps the GPU busy,
+// so that two large solves on two streams overlap their second halves and a loop of
+// batched inversions queues its next call while this one's getri runs. `spin`: the wait
+// polls (waits of microseconds, shorter than a sleeping thread's wake-up); otherwise the
+// thread sleeps in the wait (a blocking-sync event).
 struct PendingInfoCount {
   std::shared_ptr<Memory> device_count;
   int* host_slot = nullptr;  // pinned
@@ -116,7 +119,8 @@ struct PendingInfoCount {
 };
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
                                                      cudaStream_t stream,
-                                                     const FiniteCheck* check = nullptr);
+                                                     const FiniteCheck* check = nullptr,
+                                                     bool spin = false);
 
 // A host workspace of at least `bytes` for cuSOLVER's 64-bit API (nullptr for 0), owned
 // by the calling thread and never freed, so no call has to wait for the stream before

@@ -181,7 +181,7 @@ int* info_slot() {
 
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
                                                      cudaStream_t stream,
-                                                     const FiniteCheck* check) {
+                                                     const FiniteCheck* check, bool spin) {
   auto p = std::make_unique<PendingInfoCount>();
   p->device_count = allocate_device_memory(sizeof(int));
   int* dcount = static_cast<int*>(p->device_count->ptr());
@@ -190,7 +190,8 @@ std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t co
   GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
   GPUARR_CUDA_CHECK(
-      cudaEventCreateWithFlags(&p->event, cudaEventDisableTiming | cudaEventBlockingSync));
+      cudaEventCreateWithFlags(&p->event, spin ? cudaEventDisableTiming
+                                               : cudaEventDisableTiming | cudaEventBlockingSync));
   GPUARR_CUDA_CHECK(cudaEventRecord(p->event, stream));
   return p;
 }
@@ -612,10 +613,11 @@ void det_common(const NDArray& a, char* det, char* sign, char* logabs) {
   });
 }
 
-// NaN propagation of inv (as LAPACK gives: cuSOLVER's pivoting can step over a NaN and
-// return finite values): flags[b] = 1 for the matrices of the input with a NaN (read
-// before getrf overwrites it), then the flagged results are set to NaN. Two light passes
-// on the stream instead of isnan/any/where in Python (a full-size temporary).
+// inv/solve's NaN rule (as LAPACK gives: cuSOLVER's pivoting can step over a NaN and
+// return finite values): the matrices of the input with a NaN, flagged before the
+// factorisation overwrites them, give all-NaN results. Two light passes on the stream
+// instead of isnan/any/where in Python (a full-size temporary); matrices on blockIdx.y and
+// their elements on the x blocks' threads (rows_grid), so no element divides its index.
 template <class T>
 __device__ __forceinline__ bool is_nan_value(T v) {
   if constexpr (kIsComplex<T>) {
@@ -626,50 +628,84 @@ __device__ __forceinline__ bool is_nan_value(T v) {
 }
 
 template <class T>
-__global__ void nan_flag_kernel(const T* data, int64_t total, int64_t mat, int* flags) {
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    if (is_nan_value(data[e])) flags[e / mat] = 1;
+__global__ void nan_flag_kernel(const T* data, int64_t batch, int64_t mat, int* flags) {
+  for (int64_t b = blockIdx.y; b < batch; b += gridDim.y) {
+    const T* m = data + b * mat;
+    bool any = false;
+    for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < mat;
+         j += int64_t(gridDim.x) * blockDim.x)
+      any |= is_nan_value(m[j]);
+    if (__syncthreads_or(any) && threadIdx.x == 0) flags[b] = 1;
   }
 }
 
 template <class T>
-__global__ void nan_fill_kernel(T* data, int64_t total, int64_t mat, const int* flags) {
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    if (flags[e / mat]) {
-      if constexpr (kIsComplex<T>) {
-        using R = typename Real<T>::type;
-        data[e] = T{static_cast<R>(NAN), R(0)};
-      } else {
-        data[e] = static_cast<T>(NAN);
-      }
-    }
+__global__ void nan_fill_kernel(T* data, int64_t batch, int64_t mat, const int* flags) {
+  T nan;
+  if constexpr (kIsComplex<T>) {
+    using R = typename Real<T>::type;
+    nan = T{static_cast<R>(NAN), R(0)};
+  } else {
+    nan = static_cast<T>(NAN);
+  }
+  for (int64_t b = blockIdx.y; b < batch; b += gridDim.y) {
+    if (!flags[b]) continue;
+    T* m = data + b * mat;
+    for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < mat;
+         j += int64_t(gridDim.x) * blockDim.x)
+      m[j] = nan;
   }
 }
 
-// mode 0: flag the NaN matrices of `data` into flags (zeroed first); 1: fill them with NaN.
-void nan_matrices(char* data, int64_t batch, int64_t mat, DType t, int* flags, int mode,
-                  cudaStream_t stream) {
-  const int64_t total = batch * mat;
-  if (total == 0) return;
-  if (mode == 0)
-    GPUARR_CUDA_CHECK(cudaMemsetAsync(flags, 0, static_cast<size_t>(batch) * sizeof(int), stream));
+template <class F>
+void dispatch_nan_rule_dtype(DType t, F&& f) {
   dispatch_dtype(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || kIsComplex<T>) {
-      T* p = reinterpret_cast<T*>(data);
-      if (mode == 0) {
-        nan_flag_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(p, total, mat, flags);
-      } else {
-        nan_fill_kernel<T><<<grid_for(total, 256), 256, 0, stream>>>(p, total, mat, flags);
-      }
-      check_launch("nan_matrices");
+      f(static_cast<T*>(nullptr));
     } else {
       throw TypeError("linalg: unsupported dtype");
     }
   });
 }
+
+// Flags the matrices of `input` (batch C-contiguous matrices of `mat` elements) that hold a
+// NaN, when `on`; fill() then sets the flagged matrices' results to NaN.
+class NanMatrices {
+ public:
+  NanMatrices(bool on, const char* input, int64_t batch, int64_t mat, DType t,
+              cudaStream_t stream)
+      : batch_(on ? batch : 0), dtype_(t), stream_(stream) {
+    if (batch_ == 0 || mat == 0) return;
+    flags_ = allocate_device_memory(static_cast<size_t>(batch_) * sizeof(int));
+    int* flags = static_cast<int*>(flags_->ptr());
+    GPUARR_CUDA_CHECK(
+        cudaMemsetAsync(flags, 0, static_cast<size_t>(batch_) * sizeof(int), stream));
+    dispatch_nan_rule_dtype(t, [&](auto* tp) {
+      using T = std::remove_pointer_t<decltype(tp)>;
+      nan_flag_kernel<T><<<rows_grid(batch_, mat, 256), 256, 0, stream>>>(
+          reinterpret_cast<const T*>(input), batch_, mat, flags);
+      check_launch("nan_flag_kernel");
+    });
+  }
+
+  // The results: `mat` elements a matrix at `out`.
+  void fill(char* out, int64_t mat) const {
+    if (!flags_ || mat == 0) return;
+    dispatch_nan_rule_dtype(dtype_, [&](auto* tp) {
+      using T = std::remove_pointer_t<decltype(tp)>;
+      nan_fill_kernel<T><<<rows_grid(batch_, mat, 256), 256, 0, stream_>>>(
+          reinterpret_cast<T*>(out), batch_, mat, static_cast<const int*>(flags_->ptr()));
+      check_launch("nan_fill_kernel");
+    });
+  }
+
+ private:
+  std::shared_ptr<Memory> flags_;
+  int64_t batch_;
+  DType dtype_;
+  cudaStream_t stream_;
+};
 
 void check_square_float(const NDArray& a) {
   if (a.ndim() < 2 || a.shape[a.ndim() - 1] != a.shape[a.ndim() - 2])
@@ -704,12 +740,7 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   const cudaStream_t stream = stream_for(out);
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
-  std::shared_ptr<Memory> nan_flags;
-  if (nan_fill) {
-    nan_flags = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
-    nan_matrices(work.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 0,
-                 stream);
-  }
+  const NanMatrices nan_inputs(nan_fill, work.data(), batch, n * n, a.dtype, stream);
   const bool batched =
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, true, stream);
@@ -717,6 +748,10 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
   std::unique_ptr<PendingInfoCount> early;
+  // The check is read while the inversion keeps the GPU busy (PendingInfoCount).
+  if (check && (batched || n >= early_info_min_n()))
+    early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag,
+                               batched);
   if (batched) {
     std::shared_ptr<Memory> out_ptrs_mem;
     void** out_ptrs = device_pointer_array(out_ptrs_mem, out.data(), mat_bytes, batch, stream);
@@ -729,16 +764,12 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
                                         static_cast<int>(batch)));
     });
   } else {
-    if (check && n >= early_info_min_n())
-      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     const int64_t* piv = static_cast<const int64_t*>(lu.pivots->ptr());
     for (int64_t i = 0; i < batch; ++i)
       inverse_from_lu(a.dtype, work.data() + i * mat_bytes, piv + i * n, n,
                       out.data() + i * mat_bytes, stream);
   }
-  if (nan_fill)
-    nan_matrices(out.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 1,
-                 stream);
+  nan_inputs.fill(out.data(), n * n);
   if (early) {
     if (early->wait() > 0) throw LinAlgError("Singular matrix");
   } else if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch,
@@ -761,12 +792,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   NDArray work = copy_array(a, a.dtype, 'C');
   const int64_t mat_bytes = n * n * work.itemsize();
   const int64_t rhs_bytes = n * k * xt.itemsize();
-  std::shared_ptr<Memory> nan_flags;
-  if (nan_fill) {
-    nan_flags = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
-    nan_matrices(work.data(), batch, n * n, a.dtype, static_cast<int*>(nan_flags->ptr()), 0,
-                 stream);
-  }
+  const NanMatrices nan_inputs(nan_fill, work.data(), batch, n * n, a.dtype, stream);
   const bool batched = k <= INT32_MAX &&
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
   Lu lu = lu_factor(work, batch, n, batched, true, stream);
@@ -774,6 +800,10 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
   std::unique_ptr<PendingInfoCount> early;
+  // The check is read while the solve keeps the GPU busy (PendingInfoCount).
+  if (batched || n >= early_info_min_n())
+    early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag,
+                               batched);
   if (batched) {
     std::shared_ptr<Memory> x_ptrs_mem;
     void** x_ptrs = device_pointer_array(x_ptrs_mem, xt.data(), rhs_bytes, batch, stream);
@@ -787,8 +817,6 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
     });
     if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
   } else {
-    if (n >= early_info_min_n())
-      early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag);
     getrs_per_matrix(a.dtype, CUBLAS_OP_T, work.data(), mat_bytes,
                      static_cast<const int64_t*>(lu.pivots->ptr()), n, xt.data(), rhs_bytes, k,
                      batch, stream);
@@ -797,9 +825,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
                             : count_positive_info(static_cast<const int*>(lu.info->ptr()),
                                                   batch, stream, diag);
   if (bad > 0) throw LinAlgError("Singular matrix");
-  if (nan_fill)
-    nan_matrices(xt.data(), batch, n * k, a.dtype, static_cast<int*>(nan_flags->ptr()), 1,
-                 stream);
+  nan_inputs.fill(xt.data(), n * k);
   return swap_last2(xt);
 }
 

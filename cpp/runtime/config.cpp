@@ -266,7 +266,8 @@ IntSetting det_cublas_max_n{
     "det/slogdet take cuBLAS getrfBatched iff n <= this (-1: the measured rule)"};
 IntSetting inv_early_min_n{
     "GPUARR_INV_EARLY_MIN_N", 512, 0, kMax,
-    "from this n on, inv/solve read the singular check right after the factorisation"};
+    "from this n on (and on the batched route), inv/solve read the singular check right "
+    "after the factorisation"};
 IntSetting qr_own_max_n{
     "GPUARR_QR_OWN_MAX_N", kQrOwnDefaultMaxN, 0, kMax,
     "qr of real matrices up to this size takes our one-block kernel (0: cuSOLVER always)"};
