@@ -18,15 +18,12 @@ namespace {
 
 constexpr int kThreads = 256;
 
-// One 16-byte store of a block's values (st.global.v2.f64 / v4.f32 / v2.u64).
+// One 16-byte store of a block's values (st.global.v2.f64 / v4.f32).
 __device__ __forceinline__ void store16(double* p, const Vals<double>& v) {
   *reinterpret_cast<double2*>(p) = make_double2(v.v[0], v.v[1]);
 }
 __device__ __forceinline__ void store16(float* p, const Vals<float>& v) {
   *reinterpret_cast<float4*>(p) = make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
-}
-__device__ __forceinline__ void store16(uint64_t* p, const Vals<uint64_t>& v) {
-  *reinterpret_cast<ulonglong2*>(p) = make_ulonglong2(v.v[0], v.v[1]);
 }
 
 template <class T, class Gen>
