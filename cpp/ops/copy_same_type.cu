@@ -59,31 +59,18 @@ struct TileArgs {
 
 template <class W>
 __global__ void transpose_tiles_kernel(TileArgs a) {
-  __shared__ W tile[kTile][kTile + 1];
+  __shared__ TransposeTile<W> tile;
   const int64_t x0 = blockIdx.x * int64_t(kTile), y0 = blockIdx.y * int64_t(kTile);
   for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {
     int64_t off[2];
     element_offsets(a.batch, b, off);
     const char* src = a.batch.data[1] + off[1];
-    char* dst = a.batch.data[0] + off[0];
-    const int64_t x = x0 + threadIdx.x;
-#pragma unroll
-    for (int k = 0; k < kTile; k += kTileRows) {
-      const int64_t y = y0 + threadIdx.y + k;
-      if (x < a.nx && y < a.ny)
-        tile[threadIdx.y + k][threadIdx.x] =
-            *reinterpret_cast<const W*>(src + x * int64_t(sizeof(W)) + y * a.src_y);
-    }
-    __syncthreads();
-    const int64_t wy = y0 + threadIdx.x;
-#pragma unroll
-    for (int k = 0; k < kTile; k += kTileRows) {
-      const int64_t wx = x0 + threadIdx.y + k;
-      if (wx < a.nx && wy < a.ny)
-        *reinterpret_cast<W*>(dst + wx * a.dst_x + wy * int64_t(sizeof(W))) =
-            tile[threadIdx.x][threadIdx.y + k];
-    }
-    __syncthreads();
+    move_tile_transposed<W>(
+        tile, x0, y0, a.nx, a.ny,
+        [&](int64_t x, int64_t y) {
+          return *reinterpret_cast<const W*>(src + x * int64_t(sizeof(W)) + y * a.src_y);
+        },
+        a.batch.data[0] + off[0], a.dst_x);
   }
 }
 

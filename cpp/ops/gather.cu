@@ -103,34 +103,23 @@ struct GatherTileArgs {
 
 template <class W, class I>
 __global__ void gather_tiles_kernel(GatherTileArgs a, IndexRule r) {
-  __shared__ W tile[kTransposeTile][kTransposeTile + 1];
+  __shared__ TransposeTile<W> tile;
   const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
   for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {
     int64_t off[3];
     element_offsets(a.batch, b, off);
+    const char* src = a.batch.data[1] + off[1];
+    const char* idx = a.batch.data[2] + off[2];
     for (int64_t y0 = blockIdx.y * int64_t(kTransposeTile); y0 < a.ny;
          y0 += int64_t(gridDim.y) * kTransposeTile) {
-      const int64_t x = x0 + threadIdx.x;
-#pragma unroll
-      for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
-        const int64_t y = y0 + threadIdx.y + k;
-        if (x < a.nx && y < a.ny) {
-          const I v = *reinterpret_cast<const I*>(a.batch.data[2] + off[2] + x * a.idx_x +
-                                                  y * a.idx_y);
-          tile[threadIdx.y + k][threadIdx.x] = *reinterpret_cast<const W*>(
-              a.batch.data[1] + off[1] + x * a.src_x + y * a.src_y + source_offset(v, r));
-        }
-      }
-      __syncthreads();
-      const int64_t wy = y0 + threadIdx.x;
-#pragma unroll
-      for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
-        const int64_t wx = x0 + threadIdx.y + k;
-        if (wx < a.nx && wy < a.ny)
-          *reinterpret_cast<W*>(a.batch.data[0] + off[0] + wx * a.out_x +
-                                wy * int64_t(sizeof(W))) = tile[threadIdx.x][threadIdx.y + k];
-      }
-      __syncthreads();
+      move_tile_transposed<W>(
+          tile, x0, y0, a.nx, a.ny,
+          [&](int64_t x, int64_t y) {
+            const I v = *reinterpret_cast<const I*>(idx + x * a.idx_x + y * a.idx_y);
+            return *reinterpret_cast<const W*>(src + x * a.src_x + y * a.src_y +
+                                               source_offset(v, r));
+          },
+          a.batch.data[0] + off[0], a.out_x);
     }
   }
 }

@@ -85,6 +85,34 @@ inline dim3 grid_for(int64_t n, int threads) {
 constexpr int kTransposeTile = 32;
 constexpr int kTransposeTileRows = 8;
 
+template <class W>
+using TransposeTile = W[kTransposeTile][kTransposeTile + 1];  // +1: no bank conflicts
+
+// Moves the tile at (x0, y0) of an nx x ny plane: load(x, y) read along X by consecutive
+// threads, then written along Y through shared memory, element (x, y) at
+// dst + x * dst_x + y * sizeof(W). Every thread of the block calls it.
+template <class W, class Load>
+__device__ __forceinline__ void move_tile_transposed(TransposeTile<W>& tile, int64_t x0,
+                                                     int64_t y0, int64_t nx, int64_t ny,
+                                                     Load load, char* dst, int64_t dst_x) {
+  const int64_t x = x0 + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
+    const int64_t y = y0 + threadIdx.y + k;
+    if (x < nx && y < ny) tile[threadIdx.y + k][threadIdx.x] = load(x, y);
+  }
+  __syncthreads();
+  const int64_t wy = y0 + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
+    const int64_t wx = x0 + threadIdx.y + k;
+    if (wx < nx && wy < ny)
+      *reinterpret_cast<W*>(dst + wx * dst_x + wy * int64_t(sizeof(W))) =
+          tile[threadIdx.x][threadIdx.y + k];
+  }
+  __syncthreads();
+}
+
 // Launches of rows at least this long walk each row with its inner strides after finding
 // the row's offsets once (elementwise Rows mode, strided copies, gathers of rows); shorter
 // innermost dims leave most of a row's threads idle and divide each index instead.
