@@ -47,9 +47,6 @@ __global__ void copy_rows_kernel(StridedArgs<2> a, uint32_t rows, uint32_t inner
 // A batch of planes, each read along dim X (contiguous in src) and written along dim Y
 // (contiguous in dst) in 32 x 32 tiles; the other dims are the batch (offsets from
 // `batch`, its index divided in 64 bits once per tile).
-constexpr int kTile = kTransposeTile;
-constexpr int kTileRows = kTransposeTileRows;
-
 struct TileArgs {
   int64_t nx, ny;          // plane extents
   int64_t src_y, dst_x;    // the strides that are not the itemsize
@@ -60,7 +57,8 @@ struct TileArgs {
 template <class W>
 __global__ void transpose_tiles_kernel(TileArgs a) {
   __shared__ TransposeTile<W> tile;
-  const int64_t x0 = blockIdx.x * int64_t(kTile), y0 = blockIdx.y * int64_t(kTile);
+  const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
+  const int64_t y0 = blockIdx.y * int64_t(kTransposeTile);
   for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {
     int64_t off[2];
     element_offsets(a.batch, b, off);
@@ -87,8 +85,9 @@ bool copy_transposing(char* dst, const Dims& ds, const char* src, const Dims& ss
     if (ss[d] == w && x < 0) x = d;
     if (ds[d] == w && y < 0) y = d;
   }
-  if (x < 0 || y < 0 || x == y || shape[x] < kTile || shape[y] < kTile) return false;
-  const int64_t tiles_y = (shape[y] + kTile - 1) / kTile;
+  if (x < 0 || y < 0 || x == y || shape[x] < kTransposeTile || shape[y] < kTransposeTile)
+    return false;
+  const int64_t tiles_y = (shape[y] + kTransposeTile - 1) / kTransposeTile;
   if (tiles_y > 65535) return false;
   TileArgs a{};
   a.nx = shape[x];
@@ -107,10 +106,11 @@ bool copy_transposing(char* dst, const Dims& ds, const char* src, const Dims& ss
   }
   a.batch.data[0] = dst;
   a.batch.data[1] = const_cast<char*>(src);
-  const dim3 grid(static_cast<unsigned>((a.nx + kTile - 1) / kTile),
+  const dim3 grid(static_cast<unsigned>((a.nx + kTransposeTile - 1) / kTransposeTile),
                   static_cast<unsigned>(tiles_y),
                   static_cast<unsigned>(std::min<int64_t>(a.nbatch, 65535)));
-  transpose_tiles_kernel<W><<<grid, dim3(kTile, kTileRows), 0, stream>>>(a);
+  transpose_tiles_kernel<W><<<grid, dim3(kTransposeTile, kTransposeTileRows), 0, stream>>>(
+      a);
   check_launch("transpose_tiles_kernel");
   return true;
 }
