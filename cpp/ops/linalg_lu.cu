@@ -240,11 +240,16 @@ using namespace linalg_detail;
 
 namespace {
 
-// From GPUARR_INV_EARLY_MIN_N (runtime/config, default 512) on, inv/solve read the
-// singular check right after getrf (an event right after it, the solve already queued)
-// instead of after everything: the host returns as soon as the factorization is known to
-// be non-singular.
-int64_t early_info_min_n() { return config::inv_early_min_n.get(); }
+// inv/solve's singular check, read right after getrf (an event right after it, the solve
+// already queued) instead of after everything, so that the host returns as soon as the
+// factorization is known to be non-singular: on the batched route, whose waits are short
+// (the host spins), and from GPUARR_INV_EARLY_MIN_N (runtime/config, default 512) on (it
+// sleeps). Null: read it after everything (count_positive_info).
+std::unique_ptr<PendingInfoCount> early_info_count(const int* info, int64_t batch, int64_t n,
+                                                   bool batched, cudaStream_t stream) {
+  if (!batched && n < config::inv_early_min_n.get()) return nullptr;
+  return enqueue_info_count(info, batch, stream, nullptr, batched);
+}
 
 // ---- typed cuBLAS batched LU ----
 cublasStatus_t getrf_batched(cublasHandle_t h, int n, float* p, void** a, int* piv, int* info, int b) {
@@ -748,10 +753,8 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
   std::unique_ptr<PendingInfoCount> early;
-  // The check is read while the inversion keeps the GPU busy (PendingInfoCount).
-  if (check && (batched || n >= early_info_min_n()))
-    early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag,
-                               batched);
+  if (check)
+    early = early_info_count(static_cast<const int*>(lu.info->ptr()), batch, n, batched, stream);
   if (batched) {
     std::shared_ptr<Memory> out_ptrs_mem;
     void** out_ptrs = device_pointer_array(out_ptrs_mem, out.data(), mat_bytes, batch, stream);
@@ -799,11 +802,8 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
-  std::unique_ptr<PendingInfoCount> early;
-  // The check is read while the solve keeps the GPU busy (PendingInfoCount).
-  if (batched || n >= early_info_min_n())
-    early = enqueue_info_count(static_cast<const int*>(lu.info->ptr()), batch, stream, diag,
-                               batched);
+  const std::unique_ptr<PendingInfoCount> early =
+      early_info_count(static_cast<const int*>(lu.info->ptr()), batch, n, batched, stream);
   if (batched) {
     std::shared_ptr<Memory> x_ptrs_mem;
     void** x_ptrs = device_pointer_array(x_ptrs_mem, xt.data(), rhs_bytes, batch, stream);
