@@ -98,7 +98,14 @@ def test_special_values_round_as_eager(lazy, dtype, k):
     r = expr(gpuarr, da, db)
     assert pending(r)
     got = r.get()
-    assert_bits_equal(got, eager(lambda: expr(gpuarr, da, db)))
+    want = eager(lambda: expr(gpuarr, da, db))
+    # The bits of every element but NaNs (rounding, -0.0, infinities, subnormals), and NaN
+    # where eager has NaN: which NaN an operation on two NaNs returns (its sign, its payload)
+    # IEEE 754 leaves open (6.2.3), and on the GPU it follows the operand order of the
+    # instruction nvcc emits, which differs between the eager and the deferred a - b.
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    assert_bits_equal(np.where(nan, 0, got), np.where(nan, 0, want))
     with np.errstate(all="ignore"):
         np.testing.assert_array_equal(got, expr(np, a, b))
 

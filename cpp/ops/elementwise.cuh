@@ -65,16 +65,17 @@ template <class T> constexpr DType dtype_of() {
   else return DType::Complex128;
 }
 
-// How a launch walks its elements. Vector: every operand contiguous and 16-byte aligned,
-// one vector a thread with nothing to check. Flat: any other one dimension (after
-// coalescing), one row that the grid walks together. Rows: strided operands whose innermost
-// (coalesced) dim is long: one block per row finds the row's offsets once and walks the row
-// with its inner strides, with no per-element index division (row/column broadcasts such
-// as x[:, None] - y run at bandwidth). Strided: any other layout, each element's offsets
-// found by 32-bit index division. A launch of the Rows or Strided mode holds at most
-// INT32_MAX elements (the host cuts larger problems into pieces), so that the kernel
-// indexes in 32 bits and no 64-bit path is compiled for every loop.
-enum class EwMode : int { Vector, Flat, Rows, Strided };
+// How a launch walks its elements. Contiguous (a kernel of its own): every operand
+// contiguous and 16-byte aligned, one vector a thread with nothing to check. The general
+// kernel's modes: Flat: any other one dimension (after coalescing), one row that the grid
+// walks together. Rows: strided operands whose innermost (coalesced) dim is long: one
+// block per row finds the row's offsets once and walks the row with its inner strides, with
+// no per-element index division (row/column broadcasts such as x[:, None] - y run at
+// bandwidth). Strided: any other layout, each element's offsets found by 32-bit index
+// division. A launch of the Rows or Strided mode holds at most INT32_MAX elements (the
+// host cuts larger problems into pieces), so that the kernel indexes in 32 bits and no
+// 64-bit path is compiled for every loop.
+enum class EwMode : int { Flat, Rows, Strided };
 
 template <int NIN>
 struct EwArgs {
@@ -95,6 +96,11 @@ struct EwLoop {
       sizeof(Out) > sizeof(In) ? (sizeof(Out) > sizeof(In0) ? sizeof(Out) : sizeof(In0))
                                : (sizeof(In) > sizeof(In0) ? sizeof(In) : sizeof(In0));
   static constexpr int V = kMaxSize >= 16 ? 1 : 16 / kMaxSize;
+  // The contiguous kernel's elements a thread: a 16-byte vector of operands under 8 bytes,
+  // one element of wider ones (a warp still reads 256 contiguous bytes an access), so that
+  // a costly function holds one element's registers (exp of float64: 26 a thread, 97 us
+  // for 16M on the H100; CuPy 95).
+  static constexpr int kContiguousV = kMaxSize >= 8 ? 1 : V;
 
   template <class Load> __device__ static Out apply(const Op& op, Load&& load) {
     if constexpr (NIN == 1) return from_compute<Out>(op(to_compute(load(0, In0{}))));
@@ -200,37 +206,47 @@ __device__ __forceinline__ void row_loop(const Op& op, const EwArgs<NIN>& a,
   }
 }
 
+// The contiguous launch: a kernel of its own, because the general kernel's strided paths
+// hold 70 registers a thread (three blocks an SM), which left exp of 16M float64 at 66% of
+// DRAM bandwidth (113 us; CuPy's kernel of one element a thread, 25 registers, 95 us on
+// the H100).
+template <class Op, class Out, int NIN, class In, class In0>
+__global__ void elementwise_contiguous_kernel(EwArgs<NIN> a, int64_t n) {
+  using L = EwLoop<Op, Out, NIN, In, In0>;
+  const Op op{};
+  constexpr int V = L::kContiguousV;
+  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  const int64_t nv = n / V;
+  const char* in[NIN];
+  const bool none[NIN] = {};
+  const In0 b0{};
+  const In bin[NIN > 1 ? NIN - 1 : 1] = {};
+#pragma unroll
+  for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1];
+  // The loops stay rolled: nvcc unrolls a grid-stride loop four times (behind a 64-bit
+  // division for its trip count), and the copies of a costly function hold registers at
+  // once (exp of float64: 46 a thread and 130 us, against 26 and 97 rolled), while a thread
+  // here mostly runs one iteration.
+  if constexpr (V > 1) {
+#pragma unroll 1
+    for (int64_t c = tid; c < nv; c += step)
+      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0], in, none, b0, bin, c);
+  }
+#pragma unroll 1
+  for (int64_t i = (V > 1 ? nv * V : 0) + tid; i < n; i += step) {
+    reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
+      using T = decltype(tag);
+      if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+      return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
+    });
+  }
+}
+
 template <class Op, class Out, int NIN, class In, class In0>
 __global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
   using L = EwLoop<Op, Out, NIN, In, In0>;
   const Op op{};
-  if (a.mode == EwMode::Vector) {
-    // The common case keeps a loop of its own: through the row loop, with its per-thread
-    // checks of strides, alignment and broadcasts, exp of 16M float64 took 131 us instead
-    // of 111 and sin of complex64 114 instead of 102 (H100).
-    constexpr int V = L::V;
-    const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-    const int64_t step = int64_t(gridDim.x) * blockDim.x;
-    const int64_t nv = n / V;
-    const char* in[NIN];
-    const bool none[NIN] = {};
-    const In0 b0{};
-    const In bin[NIN > 1 ? NIN - 1 : 1] = {};
-#pragma unroll
-    for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1];
-    if constexpr (V > 1) {
-      for (int64_t c = tid; c < nv; c += step)
-        vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0], in, none, b0, bin, c);
-    }
-    for (int64_t i = (V > 1 ? nv * V : 0) + tid; i < n; i += step) {
-      reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
-        using T = decltype(tag);
-        if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-        return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
-      });
-    }
-    return;
-  }
   if (a.mode == EwMode::Strided) {
     const uint32_t step = gridDim.x * blockDim.x;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
@@ -264,7 +280,9 @@ __global__ void elementwise_kernel(EwArgs<NIN> a, int64_t n) {
 struct EwKernel {
   const void* kernel;
   std::atomic<void*>* handles;  // the kernel's driver handles (runtime/kernel_launch.hpp)
-  int out_size, in0_size, in_size, vector_width;
+  const void* contiguous_kernel;
+  std::atomic<void*>* contiguous_handles;
+  int out_size, in0_size, in_size, contiguous_width;  // elements a thread of the contiguous kernel
 };
 template <int NIN>
 void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
@@ -273,9 +291,13 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
 template <class Op, class Out, int NIN, class In, class In0>
 void launch_elementwise(const Dims& shape, const UfuncOperandView* ops, cudaStream_t stream) {
   static std::atomic<void*> handles[kMaxKernelHandleDevices];
+  static std::atomic<void*> contiguous_handles[kMaxKernelHandleDevices];
   const EwKernel k{reinterpret_cast<const void*>(&elementwise_kernel<Op, Out, NIN, In, In0>),
-                   handles, int(sizeof(Out)), int(sizeof(In0)), int(sizeof(In)),
-                   EwLoop<Op, Out, NIN, In, In0>::V};
+                   handles,
+                   reinterpret_cast<const void*>(
+                       &elementwise_contiguous_kernel<Op, Out, NIN, In, In0>),
+                   contiguous_handles, int(sizeof(Out)), int(sizeof(In0)), int(sizeof(In)),
+                   EwLoop<Op, Out, NIN, In, In0>::kContiguousV};
   launch_elementwise_kernel<NIN>(k, shape, ops, stream);
 }
 

@@ -36,25 +36,26 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
       if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) contiguous_aligned = false;
     }
   }
-  auto launch = [&](dim3 grid, int64_t n) {
+  auto launch = [&](const void* kernel, std::atomic<void*>* handles, dim3 grid, int64_t n) {
     void* params[] = {&args, &n};
-    launch_with_cached_handle(k.kernel, k.handles, grid, kThreads, 0, stream, params);
+    launch_with_cached_handle(kernel, handles, grid, kThreads, 0, stream, params);
     check_launch("elementwise_kernel");
   };
   if (shape.size() <= 1) {
-    // One dimension, contiguous or strided: the grid walks it with the strides, no index
-    // division.
-    const bool vectors = contiguous_aligned && k.vector_width > 1;
-    args.mode = vectors ? EwMode::Vector : EwMode::Flat;
     args.s.ndim = 1;
     args.s.shape[0] = total;
     for (int i = 0; i < N; ++i) {
       args.s.data[i] = data[i];
       args.s.strides[i][0] = data[i] == nullptr || shape.empty() ? 0 : (*strides[i])[0];
     }
-    // One thread per vector where every operand is contiguous and aligned.
-    launch(grid_for(vectors ? (total + k.vector_width - 1) / k.vector_width : total, kThreads),
-           total);
+    if (contiguous_aligned) {
+      launch(k.contiguous_kernel, k.contiguous_handles,
+             grid_for((total + k.contiguous_width - 1) / k.contiguous_width, kThreads), total);
+    } else {
+      // One dimension, strided: the grid walks it with the strides, no index division.
+      args.mode = EwMode::Flat;
+      launch(k.kernel, k.handles, grid_for(total, kThreads), total);
+    }
     return;
   }
   for_each_launch<N>(
@@ -63,7 +64,8 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
         args.s = s;
         const int64_t inner = s.ndim >= 2 ? s.shape[s.ndim - 1] : 0;
         args.mode = inner >= kRowsMinInner ? EwMode::Rows : EwMode::Strided;
-        launch(args.mode == EwMode::Rows
+        launch(k.kernel, k.handles,
+               args.mode == EwMode::Rows
                    ? dim3(static_cast<unsigned>(std::min<int64_t>(n / inner, 1 << 20)))
                    : grid_for(n, kThreads),
                n);
