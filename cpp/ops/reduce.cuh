@@ -212,26 +212,21 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
     if (reinterpret_cast<uintptr_t>(row + r0) % 16 == 0) {
       const int64_t nv = (r1 - r0) / V;
       const auto* pv = reinterpret_cast<const VecOf<In, V>*>(row + r0);
-      // Four vectors in flight a thread, the last step's loads guarded (a row of 4096
-      // float32 is one step of a block): the sum of 4096^2 float32 along axis 1 took 26.1
-      // us with two, 23.3 with four (CuPy's CUB segmented reduce 22.8; H100).
-      Acc part[4] = {op.identity(), op.identity(), op.identity(), op.identity()};
-      for (int64_t k = t; k < nv; k += 4 * kStep) {
-        VecOf<In, V> v[4];
+      int64_t k = t;
+      for (; k + kStep < nv; k += 2 * kStep) {
+        const VecOf<In, V> v0 = pv[k];
+        const VecOf<In, V> v1 = pv[k + kStep];
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
-          if (k + q * kStep < nv) v[q] = pv[k + q * kStep];
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          if (k + q * kStep < nv) {
-#pragma unroll
-            for (int j = 0; j < V; ++j)
-              part[q] = op.combine(part[q], mapped(v[q].v[j], r0 + (k + q * kStep) * V + j));
-          }
+        for (int j = 0; j < V; ++j) {
+          acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
+          acc1 = op.combine(acc1, mapped(v1.v[j], r0 + (k + kStep) * V + j));
         }
       }
-      acc0 = op.combine(part[0], part[2]);
-      acc1 = op.combine(part[1], part[3]);
+      if (k < nv) {
+        const VecOf<In, V> v0 = pv[k];
+#pragma unroll
+        for (int j = 0; j < V; ++j) acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
+      }
       r = r0 + nv * V;
     }
   }
