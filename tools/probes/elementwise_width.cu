@@ -1,0 +1,101 @@
+// Elements a thread of the contiguous elementwise kernel (`elementwise_contiguous_kernel`,
+// cpp/ops/elementwise.cuh) for 8-byte operands: one element against a 16-byte pair, both
+// with the grid-stride loops rolled, over loops where the work per element is short (add),
+// long (exp, arctan2, floor_divide of int64) or the result narrower (absolute of
+// complex64). The library takes one element (`EwLoop::kContiguousV`); pairs hold 52-56
+// registers where the work is long. Median GPU time of 16M elements. Build and run on the
+// GPU machine, from the repository root:
+//   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
+//        tools/probes/elementwise_width.cu -o /tmp/ew_width && /tmp/ew_width
+#include "ops/elementwise.cuh"
+#include "probe_timing.cuh"
+
+using namespace gpuarr;
+
+// elementwise_contiguous_kernel with the elements a thread as a parameter (1 or EwLoop::V).
+template <class Op, class Out, int NIN, class In, class In0, int V>
+__global__ void contiguous_kernel(EwArgs<NIN> a, int64_t n) {
+  using L = EwLoop<Op, Out, NIN, In, In0>;
+  static_assert(V == 1 || V == L::V, "one element or the loop's 16-byte vector");
+  const Op op{};
+  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  const int64_t nv = n / V;
+  const char* in[NIN];
+  const bool none[NIN] = {};
+  const In0 b0{};
+  const In bin[NIN > 1 ? NIN - 1 : 1] = {};
+#pragma unroll
+  for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1];
+  if constexpr (V > 1) {
+#pragma unroll 1
+    for (int64_t c = tid; c < nv; c += step)
+      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0], in, none, b0, bin, c);
+  }
+#pragma unroll 1
+  for (int64_t i = (V > 1 ? nv * V : 0) + tid; i < n; i += step) {
+    reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
+      using T = decltype(tag);
+      if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+      return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
+    });
+  }
+}
+
+// Hashed values: float64 in [-1, 1) (kind 0), int64 in [1, 1e6] (1), float32 in [-1, 1) (2).
+__global__ void fill_kernel(char* p, int64_t n, uint32_t seed, int kind) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    uint32_t h = uint32_t(i) * 2654435761u ^ seed;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    if (kind == 0) reinterpret_cast<double*>(p)[i] = (h % 2000000) / 1e6 - 1.0;
+    else if (kind == 1) reinterpret_cast<int64_t*>(p)[i] = 1 + h % 1000000;
+    else reinterpret_cast<float*>(p)[i] = (h % 2000000) / 1e6f - 1.0f;
+  }
+}
+
+template <class Op, class Out, int NIN, class In, class In0, int V>
+float time_loop(int64_t n, char* out, char* x, char* y) {
+  EwArgs<NIN> a{};
+  a.s.data[0] = out;
+  a.s.data[1] = x;
+  if (NIN > 1) a.s.data[2] = y;
+  const dim3 grid(static_cast<unsigned>(std::min<int64_t>((n / V + 255) / 256, 1 << 20)));
+  return 1000 * timed([&] { contiguous_kernel<Op, Out, NIN, In, In0, V><<<grid, 256, 0, st>>>(a, n); }, 21);
+}
+
+template <class Op, class Out, int NIN, class In, class In0>
+void row(const char* name, int64_t n, char* out, char* x, char* y) {
+  const float one = time_loop<Op, Out, NIN, In, In0, 1>(n, out, x, y);
+  const float pair = time_loop<Op, Out, NIN, In, In0, 2>(n, out, x, y);
+  CK(cudaGetLastError());
+  printf("%-22s one element %7.1f us   pair %7.1f us\n", name, one, pair);
+}
+
+int main() {
+  const int64_t n = 1 << 24;
+  CK(cudaStreamCreate(&st));
+  char *out, *x, *y, *xi, *yi, *xc;
+  CK(cudaMalloc(&out, n * 16));
+  CK(cudaMalloc(&x, n * 8));
+  CK(cudaMalloc(&y, n * 8));
+  CK(cudaMalloc(&xi, n * 8));
+  CK(cudaMalloc(&yi, n * 8));
+  CK(cudaMalloc(&xc, n * 8));
+  fill_kernel<<<4096, 256, 0, st>>>(x, n, 1, 0);
+  fill_kernel<<<4096, 256, 0, st>>>(y, n, 2, 0);
+  fill_kernel<<<4096, 256, 0, st>>>(xi, n, 3, 1);
+  fill_kernel<<<4096, 256, 0, st>>>(yi, n, 4, 1);
+  fill_kernel<<<4096, 256, 0, st>>>(xc, 2 * n, 5, 2);  // complex64: pairs of float32
+  CK(cudaStreamSynchronize(st));
+  row<ufn::Add, double, 2, double, double>("add float64", n, out, x, y);
+  row<ufn::Exp, double, 1, double, double>("exp float64", n, out, x, y);
+  row<ufn::Arctan2, double, 2, double, double>("arctan2 float64", n, out, x, y);
+  row<ufn::Add, int64_t, 2, int64_t, int64_t>("add int64", n, out, xi, yi);
+  row<ufn::FloorDivide, int64_t, 2, int64_t, int64_t>("floor_divide int64", n, out, xi, yi);
+  row<ufn::Absolute, float, 1, complex64_t, complex64_t>("absolute complex64", n, out, xc, xc);
+  row<ufn::Exp, complex64_t, 1, complex64_t, complex64_t>("exp complex64", n, out, xc, xc);
+  return 0;
+}
