@@ -209,12 +209,14 @@ __device__ __forceinline__ void row_loop(const Op& op, const EwArgs<NIN>& a,
 // The contiguous launch: a kernel of its own, because the general kernel's strided paths
 // hold 70 registers a thread (three blocks an SM), which left exp of 16M float64 at 66% of
 // DRAM bandwidth (113 us; CuPy's kernel of one element a thread, 25 registers, 95 us on
-// the H100).
-template <class Op, class Out, int NIN, class In, class In0>
+// the H100). V, the elements a thread, is the loop's kContiguousV; the other width (one
+// element or the 16-byte vector) exists for tools/probes/elementwise_width.cu.
+template <class Op, class Out, int NIN, class In, class In0,
+          int V = EwLoop<Op, Out, NIN, In, In0>::kContiguousV>
 __global__ void elementwise_contiguous_kernel(EwArgs<NIN> a, int64_t n) {
   using L = EwLoop<Op, Out, NIN, In, In0>;
+  static_assert(V == 1 || V == L::V, "one element or the loop's 16-byte vector a thread");
   const Op op{};
-  constexpr int V = L::kContiguousV;
   const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   const int64_t step = int64_t(gridDim.x) * blockDim.x;
   const int64_t nv = n / V;

@@ -12,36 +12,6 @@
 
 using namespace gpuarr;
 
-// elementwise_contiguous_kernel with the elements a thread as a parameter (1 or EwLoop::V).
-template <class Op, class Out, int NIN, class In, class In0, int V>
-__global__ void contiguous_kernel(EwArgs<NIN> a, int64_t n) {
-  using L = EwLoop<Op, Out, NIN, In, In0>;
-  static_assert(V == 1 || V == L::V, "one element or the loop's 16-byte vector");
-  const Op op{};
-  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  const int64_t step = int64_t(gridDim.x) * blockDim.x;
-  const int64_t nv = n / V;
-  const char* in[NIN];
-  const bool none[NIN] = {};
-  const In0 b0{};
-  const In bin[NIN > 1 ? NIN - 1 : 1] = {};
-#pragma unroll
-  for (int k = 0; k < NIN; ++k) in[k] = a.s.data[k + 1];
-  if constexpr (V > 1) {
-#pragma unroll 1
-    for (int64_t c = tid; c < nv; c += step)
-      vector_chunk<L, Out, NIN, In, In0>(op, a, a.s.data[0], in, none, b0, bin, c);
-  }
-#pragma unroll 1
-  for (int64_t i = (V > 1 ? nv * V : 0) + tid; i < n; i += step) {
-    reinterpret_cast<Out*>(a.s.data[0])[i] = L::apply(op, [&](int k, auto tag) {
-      using T = decltype(tag);
-      if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-      return reinterpret_cast<const T*>(a.s.data[k + 1])[i];
-    });
-  }
-}
-
 // Hashed values: float64 in [-1, 1) (kind 0), int64 in [1, 1e6] (1), float32 in [-1, 1) (2).
 __global__ void fill_kernel(char* p, int64_t n, uint32_t seed, int kind) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
@@ -63,7 +33,10 @@ float time_loop(int64_t n, char* out, char* x, char* y) {
   a.s.data[1] = x;
   if (NIN > 1) a.s.data[2] = y;
   const dim3 grid(static_cast<unsigned>(std::min<int64_t>((n / V + 255) / 256, 1 << 20)));
-  return 1000 * timed([&] { contiguous_kernel<Op, Out, NIN, In, In0, V><<<grid, 256, 0, st>>>(a, n); }, 21);
+  auto launch = [&] {
+    elementwise_contiguous_kernel<Op, Out, NIN, In, In0, V><<<grid, 256, 0, st>>>(a, n);
+  };
+  return 1000 * timed(launch, 21);
 }
 
 template <class Op, class Out, int NIN, class In, class In0>
