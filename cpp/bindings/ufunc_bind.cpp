@@ -225,7 +225,9 @@ py::object call_ufunc(const UfuncDef& u, const py::handle* inputs, py::handle ou
       if (ops[k].array) operands[k].array = ops[k].array;
       else scalar_to_bytes(ops[k], loop.out, operands[k].scalar);
     }
-    if (auto deferred = defer_elementwise(*u.lazy_op, loop.out, plan.shape, operands, nin))
+    // Deferred operands have the loop's dtype: a converting loop is never deferred.
+    const UfuncLaunch compiled = plan.converting >= 0 ? nullptr : u.launchers[plan.loop];
+    if (auto deferred = defer_elementwise(*u.lazy_op, loop.out, plan.shape, operands, nin, compiled))
       return make_owner(std::move(*deferred));
   }
 

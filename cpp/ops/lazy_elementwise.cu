@@ -195,6 +195,9 @@ class LazyElementwise final : public DeferredWork {
   std::vector<std::array<unsigned char, 8>> consts;
   std::shared_ptr<Stream> stream;  // null: the legacy default stream
   int device = 0;
+  // The operation's compiled loop when the expression is one operation over leaves and
+  // constants (no pending operand folded in), else null.
+  UfuncLaunch single_op_loop = nullptr;
   // The launch layout, coalesced once: its shape, then one stride vector for the output
   // (C order) and one per leaf.
   Dims launch_shape;
@@ -212,12 +215,34 @@ class LazyElementwise final : public DeferredWork {
 
   void launch(void* output) override {
     DeviceGuard guard(device);
-    if (dtype == DType::Float32) run<float>(static_cast<float*>(output));
+    if (single_op_loop) run_loop(static_cast<char*>(output));
+    else if (dtype == DType::Float32) run<float>(static_cast<float*>(output));
     else run<double>(static_cast<double*>(output));
     leaves.clear();  // the inputs may be freed now, in stream order
   }
 
  private:
+  // The one operation through its ufunc loop: code is its operands (a leaf or a constant
+  // each, in order), then the operation.
+  void run_loop(char* out) {
+    const int nin = static_cast<int>(code.size()) - 1;
+    UfuncOperandView views[kMaxUfuncInputs + 1];
+    views[0].data = out;
+    views[0].strides = &launch_strides[0];
+    for (int k = 0; k < nin; ++k) {
+      const Instr in = code[k];
+      UfuncOperandView& v = views[k + 1];
+      if (in.kind == kLeaf) {
+        v.data = leaves[in.arg].data();  // launches the work that writes it, if any
+        v.strides = &launch_strides[in.arg + 1];
+      } else {
+        v.is_scalar = true;
+        std::memcpy(v.scalar, consts[in.arg].data(), itemsize(dtype));
+      }
+    }
+    single_op_loop(launch_shape, views, stream ? stream->handle() : nullptr);
+  }
+
   template <class T>
   void run(T* out) {
     const Dims& s = launch_shape;
@@ -346,12 +371,13 @@ int64_t lazy_min_size() { return config::lazy_min_size.get(); }
 int64_t set_lazy_min_size(int64_t n) { return config::lazy_min_size.exchange(n); }
 
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
-                                         const LazyOperand* operands, int nin) {
+                                         const LazyOperand* operands, int nin, UfuncLaunch loop) {
   auto node = std::make_shared<LazyElementwise>();
   node->dtype = t;
   node->shape = shape;
   for (int k = 0; k < nin; ++k)
     if (!append_operand(*node, operands[k], shape)) return std::nullopt;
+  if (node->code.size() == size_t(nin)) node->single_op_loop = loop;
   node->code.push_back({static_cast<uint8_t>(kind_of(op)), 0});
   if (node->code.size() > size_t(kMaxCode) || stack_slots(node->code, nullptr) > kStackSlots)
     return std::nullopt;

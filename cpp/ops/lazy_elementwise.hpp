@@ -10,6 +10,7 @@
 
 #include "core/ufunc_info.hpp"
 #include "ops/ndarray.hpp"
+#include "ops/ufunc.hpp"
 
 namespace gpuarr {
 
@@ -25,9 +26,11 @@ struct LazyOperand {
 // A pending result of `op` over `operands` (dtype `t`, broadcast to `shape`; the planner
 // chose deferral), or nullopt when the operation should run now: a layout the
 // fused pass cannot index, an expression past its limits, or an input whose memory is
-// shared outside gpuarr.
+// shared outside gpuarr. `loop` is the ufunc's compiled loop for `t`: an expression that
+// is still this one operation when it runs takes that loop (its contiguous kernel is
+// lighter than the fused pass's interpreter) rather than the fused pass.
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
-                                         const LazyOperand* operands, int nin);
+                                         const LazyOperand* operands, int nin, UfuncLaunch loop);
 
 // The minimum size: arrays below this many elements run eagerly (a pending node costs host time that only a
 // saved pass over memory repays). Default 2^20, or GPUARR_LAZY_MIN_SIZE; <= 0 turns
