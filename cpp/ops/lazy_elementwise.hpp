@@ -27,8 +27,8 @@ struct LazyOperand {
 // chose deferral), or nullopt when the operation should run now: a layout the
 // fused pass cannot index, an expression past its limits, or an input whose memory is
 // shared outside gpuarr. `loop` is the ufunc's compiled loop for `t`: an expression that
-// is still this one operation when it runs takes that loop (its contiguous kernel is
-// lighter than the fused pass's interpreter) rather than the fused pass.
+// is still this one operation over contiguous aligned operands when it runs takes that
+// loop's contiguous kernel, which is lighter than the fused pass's interpreter.
 std::optional<NDArray> defer_elementwise(LazyOp op, DType t, const Dims& shape,
                                          const LazyOperand* operands, int nin, UfuncLaunch loop);
 
