@@ -69,8 +69,8 @@ ReductionPlan plan_reduction(const Dims& shape, const Dims& strides,
   int64_t chunks = 1;
   if (p.n_reduce > 1 && p.n_out > 0) {
     if (p.strategy == ReduceStrategy::Inner) {
-      // A block of 256 per output and chunk.
-      const int64_t blocks_wanted = sms * 2048 / 256;
+      // A block per output and chunk, one wave of them.
+      const int64_t blocks_wanted = sms * kReduceInnerBlocksPerSm;
       if (p.n_out < blocks_wanted) chunks = std::max<int64_t>(1, blocks_wanted / p.n_out);
       chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, p.n_reduce / 2048));
     } else {

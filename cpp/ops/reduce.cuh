@@ -255,7 +255,7 @@ __device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const 
 // Partial: the second pass, over the first pass's accumulators, always one contiguous
 // reduced dim (run_reduction_kernels lays them out so): no strided path is compiled.
 template <class Op, class In, class Out, bool Partial>
-__global__ void __launch_bounds__(kReduceThreads, 4)
+__global__ void __launch_bounds__(kReduceThreads, kReduceInnerBlocksPerSm)
 reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   using Acc = typename Op::Acc;
   using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;

@@ -28,7 +28,17 @@ TEST(ReductionPlan, WholeArrayCoalescesAndSplits) {
   EXPECT_EQ(p.reduced_shape, (Dims{4 * 1024 * 1024}));
   EXPECT_EQ(p.out_shape, Dims{});
   EXPECT_EQ(p.n_out, 1);
-  EXPECT_GT(p.chunks, 1);
+  EXPECT_EQ(p.chunks, 132 * kReduceInnerBlocksPerSm);  // one wave of Inner blocks
+}
+
+TEST(ReductionPlan, FewOutputsShareOneWave) {
+  const Dims shape{256, 1 << 16}, strides{(1 << 16) * 4, 4};
+  auto p = plan_reduction(shape, strides, {1}, false, 132);
+  EXPECT_EQ(p.strategy, ReduceStrategy::Inner);
+  EXPECT_EQ(p.chunks, 132 * kReduceInnerBlocksPerSm / 256);
+  // Short ranges are not split below 2048 elements a chunk.
+  auto q = plan_reduction(Dims{1, 4096}, Dims{4096 * 4, 4}, {1}, false, 132);
+  EXPECT_EQ(q.chunks, 2);
 }
 
 TEST(ReductionPlan, NonContiguousKeepsCOrder) {
