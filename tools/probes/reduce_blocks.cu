@@ -2,12 +2,18 @@
 // chunks, then the partials pass): the library's kernels (`reduce_inner_kernel`,
 // cpp/ops/reduce.cuh) at several chunk counts, against a kernel that takes only the
 // contiguous path at 4 and at 8 blocks an SM (`__launch_bounds__`), and cub::DeviceReduce::Sum
-// (what CuPy runs). The planner asks for 8 blocks of 256 an SM (reduction_plan.cpp); the
-// library's kernel holds 64 registers, so 4 fit. Median GPU time. Build and run on the GPU
+// (what CuPy runs). The library's kernel holds 64 registers, so 4 blocks of 256 fit an SM.
+// Then the sum and max along axis 1 of 4096x4096 (a block a row in the library) against a
+// block a row on the contiguous path alone (4 and 8 blocks an SM), a warp a row, and
+// cub::DeviceSegmentedReduce. Median GPU time. Build and run on the GPU
 // machine, from the repository root:
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/reduce_blocks.cu -o /tmp/reduce_blocks && /tmp/reduce_blocks
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/warp/warp_reduce.cuh>
+
+#include <vector>
 
 #include "ops/reduce.cuh"
 #include "probe_timing.cuh"
@@ -37,6 +43,92 @@ contiguous_sum_kernel(const T* in, int64_t n, int64_t chunk_len, T* partial) {
   const T acc = accumulate_contiguous<Op, T, false, kReduceThreads>(op, in, r0, r1, threadIdx.x, 0);
   const T total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
+}
+
+// A block a row of n contiguous elements, only the contiguous path.
+template <class Op, class T, int kMinBlocks>
+__global__ void __launch_bounds__(kReduceThreads, kMinBlocks)
+contiguous_rows_kernel(const T* in, int64_t n, T* out) {
+  using Acc = typename Op::Acc;
+  using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  const Op op{};
+  const Acc acc = accumulate_contiguous<Op, T, false, kReduceThreads>(
+      op, in + blockIdx.x * n, 0, n, threadIdx.x, 0);
+  const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+
+// A warp a row of n contiguous elements: 8 rows a block.
+template <class Op, class T>
+__global__ void __launch_bounds__(kReduceThreads)
+warp_rows_kernel(const T* in, int64_t rows, int64_t n, T* out) {
+  using Acc = typename Op::Acc;
+  using WarpReduce = cub::WarpReduce<Acc>;
+  __shared__ typename WarpReduce::TempStorage temp[kReduceThreads / 32];
+  const Op op{};
+  const int w = threadIdx.x / 32;
+  const int64_t r = blockIdx.x * int64_t(kReduceThreads / 32) + w;
+  if (r >= rows) return;
+  const Acc acc = accumulate_contiguous<Op, T, false, 32>(op, in + r * n, 0, n, threadIdx.x % 32, 0);
+  const Acc total = WarpReduce(temp[w]).Reduce(acc, CombineOp<Op>{op});
+  if (threadIdx.x % 32 == 0) out[r] = total;
+}
+
+template <class Op, class T>
+void axis1_rows(const char* name, int64_t rows, int64_t n) {
+  T *x, *out;
+  int64_t* offsets;
+  CK(cudaMalloc(&x, rows * n * sizeof(T)));
+  CK(cudaMalloc(&out, rows * sizeof(T)));
+  CK(cudaMalloc(&offsets, (rows + 1) * sizeof(int64_t)));
+  std::vector<int64_t> h(rows + 1);
+  for (int64_t i = 0; i <= rows; ++i) h[i] = i * n;
+  CK(cudaMemcpy(offsets, h.data(), h.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
+  fill_kernel<T><<<4096, 256, 0, st>>>(x, rows * n);
+  ReduceArgs a{};
+  a.in = reinterpret_cast<const char*>(x);
+  a.nk = 1;
+  a.nr = 1;
+  a.kshape[0] = rows;
+  a.kstride[0] = n * sizeof(T);
+  a.rshape[0] = n;
+  a.rstride[0] = sizeof(T);
+  a.n_out = rows;
+  a.n_reduce = n;
+  a.chunks = 1;
+  a.chunk_len = n;
+  a.contiguous_reduce = true;
+  const float lib = 1000 * timed([&] {
+    reduce_inner_kernel<Op, T, T, false><<<dim3(unsigned(rows), 1), kReduceThreads, 0, st>>>(
+        a, reinterpret_cast<char*>(out), nullptr);
+  }, 51);
+  const float c4 = 1000 * timed([&] {
+    contiguous_rows_kernel<Op, T, 4><<<unsigned(rows), kReduceThreads, 0, st>>>(x, n, out);
+  }, 51);
+  const float c8 = 1000 * timed([&] {
+    contiguous_rows_kernel<Op, T, 8><<<unsigned(rows), kReduceThreads, 0, st>>>(x, n, out);
+  }, 51);
+  const float warp = 1000 * timed([&] {
+    warp_rows_kernel<Op, T><<<unsigned((rows + 7) / 8), kReduceThreads, 0, st>>>(x, rows, n, out);
+  }, 51);
+  size_t bytes = 0;
+  CK(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, x, out, rows, offsets, offsets + 1,
+                                        CombineOp<Op>{Op{}}, Op{}.identity(), st));
+  void* tmp;
+  CK(cudaMalloc(&tmp, bytes + 1));
+  const float cubt = 1000 * timed([&] {
+    cub::DeviceSegmentedReduce::Reduce(tmp, bytes, x, out, rows, offsets, offsets + 1,
+                                       CombineOp<Op>{Op{}}, Op{}.identity(), st);
+  }, 51);
+  CK(cudaGetLastError());
+  printf("%s %lldx%lld axis=1: block a row %6.1f us   contiguous-only lb4 %6.1f   lb8 %6.1f   "
+         "warp a row %6.1f   cub segmented %6.1f\n",
+         name, (long long)rows, (long long)n, lib, c4, c8, warp, cubt);
+  CK(cudaFree(tmp));
+  CK(cudaFree(x));
+  CK(cudaFree(out));
+  CK(cudaFree(offsets));
 }
 
 template <class T>
@@ -125,5 +217,9 @@ int main() {
   rows<float>("sum float32", int64_t(1) << 24, sms);
   rows<double>("sum float64", int64_t(1) << 24, sms);
   rows<float>("sum float32", int64_t(1) << 26, sms);
+  axis1_rows<SumOp<float, false>, float>("sum float32", 4096, 4096);
+  axis1_rows<SumOp<double, false>, double>("sum float64", 4096, 4096);
+  axis1_rows<ExtremumOp<double, true, false>, double>("max float64", 4096, 4096);
+  axis1_rows<SumOp<float, false>, float>("sum float32", 16384, 1024);
   return 0;
 }
