@@ -94,18 +94,7 @@ bool copy_transposing(char* dst, const Dims& ds, const char* src, const Dims& ss
   a.ny = shape[y];
   a.src_y = ss[y];
   a.dst_x = ds[x];
-  a.nbatch = 1;
-  a.batch.ndim = 0;
-  for (int d = 0; d < nd; ++d) {
-    if (d == x || d == y) continue;
-    const int k = a.batch.ndim++;
-    a.batch.shape[k] = shape[d];
-    a.batch.strides[0][k] = ds[d];
-    a.batch.strides[1][k] = ss[d];
-    a.nbatch *= shape[d];
-  }
-  a.batch.data[0] = dst;
-  a.batch.data[1] = const_cast<char*>(src);
+  a.nbatch = tile_batch<2>(a.batch, shape, x, y, {&ds, &ss}, {dst, const_cast<char*>(src)});
   const dim3 grid(static_cast<unsigned>((a.nx + kTransposeTile - 1) / kTransposeTile),
                   static_cast<unsigned>(tiles_y),
                   static_cast<unsigned>(std::min<int64_t>(a.nbatch, 65535)));

@@ -147,19 +147,8 @@ bool gather_transposing(char* out, const Dims& os, const char* in, const Dims& i
   a.src_y = ins[y];
   a.idx_x = is[x];
   a.idx_y = is[y];
-  a.nbatch = 1;
-  for (int d = 0; d < nd; ++d) {
-    if (d == x || d == y) continue;
-    const int k = a.batch.ndim++;
-    a.batch.shape[k] = shape[d];
-    a.batch.strides[0][k] = os[d];
-    a.batch.strides[1][k] = ins[d];
-    a.batch.strides[2][k] = is[d];
-    a.nbatch *= shape[d];
-  }
-  a.batch.data[0] = out;
-  a.batch.data[1] = const_cast<char*>(in);
-  a.batch.data[2] = const_cast<char*>(idx.data);
+  a.nbatch = tile_batch<3>(a.batch, shape, x, y, {&os, &ins, &is},
+                          {out, const_cast<char*>(in), const_cast<char*>(idx.data)});
   const int64_t tiles_x = (a.nx + kTransposeTile - 1) / kTransposeTile;
   const int64_t tiles_y = (a.ny + kTransposeTile - 1) / kTransposeTile;
   if (tiles_x > INT32_MAX) return false;

@@ -88,6 +88,24 @@ constexpr int kTransposeTileRows = 8;
 template <class W>
 using TransposeTile = W[kTransposeTile][kTransposeTile + 1];  // +1: no bank conflicts
 
+// The batch of a tiled move: the dims of `shape` other than its plane's x and y, with
+// operand k's strides (*strides[k]) and data; returns the number of planes.
+template <int N>
+int64_t tile_batch(StridedArgs<N>& batch, const Dims& shape, int x, int y,
+                   const std::array<const Dims*, N>& strides, const std::array<char*, N>& data) {
+  batch.ndim = 0;
+  int64_t planes = 1;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (d == x || d == y) continue;
+    const int k = batch.ndim++;
+    batch.shape[k] = shape[d];
+    for (int i = 0; i < N; ++i) batch.strides[i][k] = (*strides[i])[d];
+    planes *= shape[d];
+  }
+  for (int i = 0; i < N; ++i) batch.data[i] = data[i];
+  return planes;
+}
+
 // Moves the tile at (x0, y0) of an nx x ny plane: load(x, y) read along X by consecutive
 // threads, then written along Y through shared memory, element (x, y) at
 // dst + x * dst_x + y * sizeof(W). Every thread of the block calls it.
