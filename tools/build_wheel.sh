@@ -75,8 +75,8 @@ fi
 raw=build/wheel-raw
 rm -rf "$raw"
 mkdir -p dist
-echo "== pip wheel (nvcc compiles every kernel ahead of time: ~12 min for one architecture"
-echo "   on 2 cores, ~20 min for the default two; ninja prints [done/total] as it goes)"
+echo "== pip wheel (nvcc compiles every kernel ahead of time: ~8 min for one architecture"
+echo "   on 2 cores, ~13 min for the default two; ninja prints [done/total] as it goes)"
 start=$(date +%s)
 # -v streams CMake's and ninja's output (pip hides it otherwise); --no-deps: the NVIDIA
 # wheels are runtime dependencies, not needed to build.
