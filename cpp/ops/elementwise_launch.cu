@@ -20,20 +20,16 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
   const Dims zeros(shape.size(), 0);
   std::array<const Dims*, N> strides;
   std::array<char*, N> data;
-  bool contiguous_aligned = true;
+  int sizes[N];
   for (int i = 0; i < N; ++i) {
     const UfuncOperandView& o = ops[i];
     const bool scalar = i > 0 && o.is_scalar;
     strides[i] = scalar ? &zeros : o.strides;
     data[i] = scalar ? nullptr : o.data;
+    sizes[i] = i == 0 ? k.out_size : (i == 1 ? k.in0_size : k.in_size);
     if (i > 0) {
       args.is_scalar[i - 1] = scalar;
       if (scalar) std::memcpy(args.scalar[i - 1], o.scalar, 16);
-    }
-    if (!scalar) {
-      const int64_t size = i == 0 ? k.out_size : (i == 1 ? k.in0_size : k.in_size);
-      if (!shape.empty() && (*o.strides)[0] != size) contiguous_aligned = false;
-      if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) contiguous_aligned = false;
     }
   }
   auto launch = [&](const void* kernel, std::atomic<void*>* handles, dim3 grid, int64_t n) {
@@ -48,7 +44,7 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
       args.s.data[i] = data[i];
       args.s.strides[i][0] = data[i] == nullptr || shape.empty() ? 0 : (*strides[i])[0];
     }
-    if (contiguous_aligned) {
+    if (contiguous_aligned_launch(shape, ops, N, sizes)) {
       launch(k.contiguous_kernel, k.contiguous_handles,
              grid_for((total + k.contiguous_width - 1) / k.contiguous_width, kThreads), total);
     } else {

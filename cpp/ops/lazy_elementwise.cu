@@ -197,7 +197,7 @@ class LazyElementwise final : public DeferredWork {
   int device = 0;
   // The operation's compiled loop when the expression is one operation over leaves and
   // constants (no pending operand folded in), else null; it runs when the layout is the
-  // loop's contiguous one (contiguous_aligned).
+  // loop's contiguous one (run_loop).
   UfuncLaunch single_op_loop = nullptr;
   // The launch layout, coalesced once: its shape, then one stride vector for the output
   // (C order) and one per leaf.
@@ -216,34 +216,26 @@ class LazyElementwise final : public DeferredWork {
 
   void launch(void* output) override {
     DeviceGuard guard(device);
-    if (single_op_loop && contiguous_aligned(output)) run_loop(static_cast<char*>(output));
-    else if (dtype == DType::Float32) run<float>(static_cast<float*>(output));
-    else run<double>(static_cast<double*>(output));
+    if (!single_op_loop || !run_loop(static_cast<char*>(output))) {
+      if (dtype == DType::Float32) run<float>(static_cast<float*>(output));
+      else run<double>(static_cast<double*>(output));
+    }
     leaves.clear();  // the inputs may be freed now, in stream order
   }
 
  private:
-  // Whether the output and every leaf are one contiguous run, 16-byte aligned: the layout
-  // of the loop's contiguous kernel. Other layouts stay with the fused pass, whose rows of
+  // The one operation through its ufunc loop (code is its operands, a leaf or a constant
+  // each, in order, then the operation) when the launch takes the loop's contiguous kernel;
+  // false, launching nothing, for any other layout, which the fused pass takes: its rows of
   // V elements a thread beat the loop's strided and unaligned paths (a[::2] + b[::2] and
   // a[1:] - a[:-1] of 16M float32: 1.4x and 1.3x CuPy's time through the loop).
-  bool contiguous_aligned(const void* output) const {
-    const int64_t size = itemsize(dtype);
-    if (launch_shape.size() != 1 || reinterpret_cast<uintptr_t>(output) % 16 != 0) return false;
-    for (size_t i = 0; i < leaves.size(); ++i)
-      if (launch_strides[i + 1][0] != size ||
-          reinterpret_cast<uintptr_t>(leaves[i].data()) % 16 != 0)
-        return false;
-    return true;
-  }
-
-  // The one operation through its ufunc loop: code is its operands (a leaf or a constant
-  // each, in order), then the operation.
-  void run_loop(char* out) {
+  bool run_loop(char* out) {
     const int nin = static_cast<int>(code.size()) - 1;
     UfuncOperandView views[kMaxUfuncInputs + 1];
+    int sizes[kMaxUfuncInputs + 1];
     views[0].data = out;
     views[0].strides = &launch_strides[0];
+    for (int k = 0; k <= nin; ++k) sizes[k] = static_cast<int>(itemsize(dtype));
     for (int k = 0; k < nin; ++k) {
       const Instr in = code[k];
       UfuncOperandView& v = views[k + 1];
@@ -255,7 +247,9 @@ class LazyElementwise final : public DeferredWork {
         std::memcpy(v.scalar, consts[in.arg].data(), itemsize(dtype));
       }
     }
+    if (!contiguous_aligned_launch(launch_shape, views, nin + 1, sizes)) return false;
     single_op_loop(launch_shape, views, stream ? stream->handle() : nullptr);
+    return true;
   }
 
   template <class T>

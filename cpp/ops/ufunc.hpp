@@ -20,6 +20,21 @@ struct UfuncOperandView {
   alignas(16) unsigned char scalar[16] = {};
 };
 
+// Whether a launch over `shape` (coalesced) takes its loop's contiguous kernel: one
+// dimension or none, along which every array operand of the n (0 the output; scalars do
+// not count) steps by its element size, sizes[i], from a 16-byte-aligned address.
+inline bool contiguous_aligned_launch(const Dims& shape, const UfuncOperandView* ops, int n,
+                                      const int* sizes) {
+  if (shape.size() > 1) return false;
+  for (int i = 0; i < n; ++i) {
+    const UfuncOperandView& o = ops[i];
+    if (i > 0 && o.is_scalar) continue;
+    if (!shape.empty() && (*o.strides)[0] != sizes[i]) return false;
+    if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) return false;
+  }
+  return true;
+}
+
 // out[...] = op(in...) over `shape` (already coalesced with all strides); operand 0 is the
 // output. Launchers never wait.
 using UfuncLaunch = void (*)(const Dims& shape, const UfuncOperandView* operands,

@@ -1,0 +1,54 @@
+// The rule that sends a ufunc launch (eager or a pending single operation) to its loop's
+// contiguous kernel: contiguous_aligned_launch (ops/ufunc.hpp).
+#include <gtest/gtest.h>
+
+#include "ops/ufunc.hpp"
+
+using namespace gpuarr;
+
+namespace {
+
+// An operand at `address` with byte strides `strides`.
+UfuncOperandView view(uintptr_t address, const Dims* strides) {
+  UfuncOperandView v;
+  v.data = reinterpret_cast<char*>(address);
+  v.strides = strides;
+  return v;
+}
+
+}  // namespace
+
+TEST(ContiguousAlignedLaunch, OneContiguousAlignedDimension) {
+  const Dims shape{1000}, s4{4}, s8{8};
+  const int sizes[] = {8, 4, 4};  // a float64 result of two float32 operands
+  const UfuncOperandView ops[] = {view(0x1000, &s8), view(0x2000, &s4), view(0x3010, &s4)};
+  EXPECT_TRUE(contiguous_aligned_launch(shape, ops, 3, sizes));
+}
+
+TEST(ContiguousAlignedLaunch, StridedUnalignedOrSeveralDimensionsAreNot) {
+  const Dims shape{1000}, s4{4}, s8{8}, reversed{-4};
+  const int sizes[] = {4, 4};
+  const UfuncOperandView strided[] = {view(0x1000, &s4), view(0x2000, &s8)};
+  EXPECT_FALSE(contiguous_aligned_launch(shape, strided, 2, sizes));
+  const UfuncOperandView backwards[] = {view(0x1000, &s4), view(0x2000, &reversed)};
+  EXPECT_FALSE(contiguous_aligned_launch(shape, backwards, 2, sizes));
+  const UfuncOperandView unaligned[] = {view(0x1000, &s4), view(0x2004, &s4)};
+  EXPECT_FALSE(contiguous_aligned_launch(shape, unaligned, 2, sizes));
+  const UfuncOperandView unaligned_out[] = {view(0x1008, &s4), view(0x2000, &s4)};
+  EXPECT_FALSE(contiguous_aligned_launch(shape, unaligned_out, 2, sizes));
+  const Dims shape2{10, 100}, c2{400, 4};
+  const UfuncOperandView rows[] = {view(0x1000, &c2), view(0x2000, &c2)};
+  EXPECT_FALSE(contiguous_aligned_launch(shape2, rows, 2, sizes));
+}
+
+TEST(ContiguousAlignedLaunch, ScalarsDoNotCountZeroDimsNeedOnlyAlignment) {
+  const Dims shape{1000}, s4{4}, none{};
+  const int sizes[] = {4, 4, 4};
+  UfuncOperandView ops[] = {view(0x1000, &s4), view(0x2000, &s4), UfuncOperandView{}};
+  ops[2].is_scalar = true;  // no data, no strides
+  EXPECT_TRUE(contiguous_aligned_launch(shape, ops, 3, sizes));
+  const UfuncOperandView zero_d[] = {view(0x1000, &none), view(0x2000, &none)};
+  EXPECT_TRUE(contiguous_aligned_launch(Dims{}, zero_d, 2, sizes));
+  const UfuncOperandView zero_d_unaligned[] = {view(0x1000, &none), view(0x2002, &none)};
+  EXPECT_FALSE(contiguous_aligned_launch(Dims{}, zero_d_unaligned, 2, sizes));
+}
