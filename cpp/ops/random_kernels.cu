@@ -45,19 +45,6 @@ __global__ void block_kernel(T* out, int64_t n, PhiloxState s, Gen gen, bool vec
   }
 }
 
-// Multiprocessors of a device (cached: the attribute query is not free per call).
-int sm_count(int device) {
-  static int counts[kMaxDevices] = {};
-  if (device < 0 || device >= kMaxDevices) return 132;
-  if (counts[device] == 0) {
-    int n = 0;
-    check_cuda(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device),
-               "cudaDeviceGetAttribute(MultiProcessorCount)");
-    counts[device] = n > 0 ? n : 132;
-  }
-  return counts[device];
-}
-
 template <class T, class Gen>
 void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char* name) {
   const int64_t n = out.size();
@@ -67,7 +54,7 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
   const int64_t nblocks = (n + K - 1) / K;
   const bool vector_ok = reinterpret_cast<uintptr_t>(out.data()) % 16 == 0;
   // A few waves of resident threads; each thread loops over blocks.
-  const int64_t cap = int64_t(sm_count(out.device())) * (2048 / kThreads) * 4;
+  const int64_t cap = int64_t(multiprocessor_count(out.device())) * (2048 / kThreads) * 4;
   const int64_t grid = std::min<int64_t>((nblocks + kThreads - 1) / kThreads, cap);
   block_kernel<T, Gen><<<dim3(static_cast<unsigned>(std::max<int64_t>(grid, 1))), kThreads, 0,
                          stream_for(out)>>>(reinterpret_cast<T*>(out.data()), n, s, gen,

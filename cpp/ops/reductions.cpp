@@ -1,23 +1,11 @@
 #include "ops/reductions.hpp"
 
-#include <array>
-
 #include "core/errors.hpp"
 #include "ops/array_ops.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 
 namespace gpuarr {
-namespace {
-
-int64_t sm_count(int device) {
-  static std::array<int, kMaxDevices> cache{};
-  int& c = cache[static_cast<size_t>(device)];
-  if (!c) GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, device));
-  return c;
-}
-
-}  // namespace
 
 DType reduce_result_dtype(ReduceKind kind, DType in) {
   switch (kind) {
@@ -45,7 +33,7 @@ DType reduce_result_dtype(ReduceKind kind, DType in) {
 NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64_t>& axes,
                      bool keepdims) {
   DeviceGuard guard(in.device());
-  const int64_t sms = sm_count(in.device());
+  const int64_t sms = multiprocessor_count(in.device());
   const ReductionPlan plan = plan_reduction(in.shape, in.strides, axes, keepdims, sms);
   NDArray out = empty_array(plan.out_shape, reduce_result_dtype(kind, in.dtype), 'C');
   if (plan.n_out == 0) return out;
@@ -67,7 +55,7 @@ NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
                                   const std::vector<int64_t>& axes, bool keepdims,
                                   bool skip_nan) {
   DeviceGuard guard(in.device());
-  const ReductionPlan plan = plan_reduction(in.shape, in.strides, axes, keepdims, sm_count(in.device()));
+  const ReductionPlan plan = plan_reduction(in.shape, in.strides, axes, keepdims, multiprocessor_count(in.device()));
   if (center.dtype != in.dtype || center.size() != plan.n_out || !center.c_contiguous())
     throw ValueError("the centres must be a C-contiguous array of the input's dtype with one "
                      "value per output");

@@ -327,9 +327,7 @@ void tridiag_reduce_lower(double* A, int64_t n, double* d, double* e, double* ta
   int64_t j = 0;
   if (n > nx + NB) {
     cublasHandle_t cb = cublas_handle(stream);
-    int sms = 0;
-    GPUARR_CUDA_CHECK(
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current_device()));
+    const int sms = multiprocessor_count(current_device());
     const int64_t nt_max = (n + TILE - 1) / TILE;
     // W (n x NB), the symv partials (2 nt + 2 slots of nt*TILE), the finish partials, the dot
     // partials (NDOT x nt), column i's and i+1's a', and the two alpha2 and the block counter.

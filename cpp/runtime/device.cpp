@@ -83,19 +83,34 @@ void set_device(int device) {
   GPUARR_CUDA_CHECK(cudaSetDevice(device));
 }
 
-int compute_capability(int device) {
-  static std::atomic<int> cached[kMaxDevices] = {};
+namespace {
+
+// One device attribute, cached per device after its first query (stored plus one: 0 means
+// not queried yet, and an attribute such as a minor version can be 0).
+int cached_attribute(std::atomic<int> (&cache)[kMaxDevices], int device,
+                     cudaDeviceAttr attr) {
   const bool cacheable = device >= 0 && device < kMaxDevices;
   if (cacheable) {
-    const int v = cached[device].load(std::memory_order_relaxed);
-    if (v) return v;
+    const int v = cache[device].load(std::memory_order_relaxed);
+    if (v) return v - 1;
   }
-  int major = 0, minor = 0;
-  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  const int v = major * 10 + minor;
-  if (cacheable) cached[device].store(v, std::memory_order_relaxed);
+  int v = 0;
+  GPUARR_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, device));
+  if (cacheable) cache[device].store(v + 1, std::memory_order_relaxed);
   return v;
+}
+
+}  // namespace
+
+int compute_capability(int device) {
+  static std::atomic<int> major[kMaxDevices] = {}, minor[kMaxDevices] = {};
+  return 10 * cached_attribute(major, device, cudaDevAttrComputeCapabilityMajor) +
+         cached_attribute(minor, device, cudaDevAttrComputeCapabilityMinor);
+}
+
+int multiprocessor_count(int device) {
+  static std::atomic<int> count[kMaxDevices] = {};
+  return cached_attribute(count, device, cudaDevAttrMultiProcessorCount);
 }
 
 DeviceGuard::DeviceGuard(int device) : previous_(current_device()), switched_(device != previous_) {

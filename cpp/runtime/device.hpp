@@ -22,6 +22,10 @@ void set_device(int device);
 // 10 * major + minor of `device` (queried once per device).
 int compute_capability(int device);
 
+// Streaming multiprocessors of `device` (queried once per device): grid sizes that fill
+// the GPU in one wave are multiples of it.
+int multiprocessor_count(int device);
+
 // Makes `device` current for the lifetime of the guard, restoring the previous one.
 class DeviceGuard {
  public:
