@@ -219,6 +219,31 @@ def test_searchsorted(rng, dtype, side):
 
 
 @gpu_test
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.int64,
+                                   np.uint32, np.bool_, np.complex64, np.complex128],
+                         ids=dtype_id)
+def test_searchsorted_haystack_sizes(rng, dtype):
+    # Haystacks up to 16 KB are searched in shared memory: sizes around powers of two and
+    # around that limit, and more needles than one wave of blocks holds threads.
+    limit = 16 * 1024 // np.dtype(dtype).itemsize
+    v = data_with_specials(rng, (300_001,), dtype)
+    dv = ga.asarray(v)
+    for n in (0, 1, 2, 3, 4, 5, 7, 8, 9, 255, 256, 257, limit - 1, limit, limit + 1):
+        a = np.sort(data_with_specials(rng, (n,), dtype))
+        da = ga.asarray(a)
+        for side in ("left", "right"):
+            np.testing.assert_array_equal(ga.searchsorted(da, dv[:3001], side=side).get(),
+                                          np.searchsorted(a, v[:3001], side=side))
+        if n in (257, limit, limit + 1):
+            for side in ("left", "right"):
+                np.testing.assert_array_equal(ga.searchsorted(da, dv, side=side).get(),
+                                              np.searchsorted(a, v, side=side))
+            # a strided haystack staged: every other element of a sorted one
+            np.testing.assert_array_equal(ga.searchsorted(da[::2], dv[:3001]).get(),
+                                          np.searchsorted(a[::2], v[:3001]))
+
+
+@gpu_test
 def test_searchsorted_mixed_and_errors():
     a = np.array([1, 2, 3], np.int8)
     assert int(ga.searchsorted(ga.asarray(a), 300)) == np.searchsorted(a, 300)
