@@ -48,6 +48,7 @@ class _NumpyCore(types.ModuleType):
         self._estimated_bin_count = lambda a, bins, range, weights: len(
             np.histogram_bin_edges(a, bins, range, weights)) - 1
         self._where3 = _where3
+        self._minmax = lambda a: (float(np.min(a)), float(np.max(a)))
 
     def __getattr__(self, name):
         return getattr(np, name)

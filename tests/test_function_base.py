@@ -178,6 +178,15 @@ def test_digitize(xp, rng, dtype):
                          lambda: ga.digitize(xp.dev(x), xp.dev(b), right=right))
     same_outcome(xp, lambda: np.digitize(x.T, [1, 3, 2]), lambda: ga.digitize(xp.dev(x).T,
                                                                              [1, 3, 2]))
+    # NaN edges: the first edge unequal to bins[0] decides the direction (a leading NaN:
+    # decreasing). Only bins that are then searched in sorted order (NaNs last) or raise:
+    # elsewhere NumPy's answer is whatever its binary search met.
+    for b in ([np.nan, np.nan], [1, 3, np.nan], [1, 3, np.nan, np.nan], [np.nan, 3, 1],
+              [np.nan, 1, 3], [1, 3, 2, np.nan]):
+        b = np.array(b)
+        for right in (False, True):
+            same_outcome(xp, lambda: np.digitize(x, b, right=right),
+                         lambda: ga.digitize(xp.dev(x), xp.dev(b), right=right))
     same_outcome(xp, lambda: np.digitize(x, [[1, 2]]), lambda: ga.digitize(xp.dev(x), [[1, 2]]))
     same_outcome(xp, lambda: np.digitize(x + 1j, [1, 2]), lambda: ga.digitize(xp.dev(x + 1j),
                                                                              [1, 2]))

@@ -461,15 +461,31 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> ndarray:
         raise ValueError("object of too small depth for desired array" if bins.ndim == 0
                          else "object too deep for desired array")
     side = "left" if right else "right"
-    if bins.shape[0] > 1:
-        up = _reductions.any(_ufuncs.less(bins[1:], bins[:-1]))
-        down = _reductions.any(_ufuncs.greater(bins[1:], bins[:-1]))
-        increasing, decreasing = not bool(up), not bool(down)
-        if not increasing and not decreasing:
-            raise ValueError("bins must be monotonically increasing or decreasing")
-        if not increasing:
-            return bins.shape[0] - _sorting.searchsorted(bins[::-1], x, side=side)
+    if bins.shape[0] > 1 and _bins_decrease(bins):
+        return bins.shape[0] - _sorting.searchsorted(bins[::-1], x, side=side)
     return _sorting.searchsorted(bins, x, side=side)
+
+
+def _bins_decrease(bins):
+    """NumPy's monotonicity rule for digitize's bins (at least two): the first edge unequal
+    to bins[0] sets the direction (increasing unless bins[0] < it is False: NaNs make bins
+    decreasing), and no later step may go the other way (ValueError); all equal is
+    increasing. One read-back: each step as +1 (rises), -1 (falls), 0 (equal) or 2 (unequal
+    but neither, a NaN), and their minimum and maximum."""
+    lo, hi = bins[:-1], bins[1:]
+    rises = _ufuncs.less(lo, hi).astype(_np.int8)
+    falls = _ufuncs.greater(lo, hi).astype(_np.int8)
+    unequal = _ufuncs.not_equal(lo, hi).astype(_np.int8)
+    lowest, highest = _core._minmax(2 * unequal - rises - 3 * falls)
+    if highest == 2:
+        # A NaN decides the direction where it is met first: NumPy's own check on the host.
+        edges = _core.asnumpy(bins)
+        _np.digitize(edges[:0], edges)  # its ValueError for bins that are not monotonic
+        first = _np.flatnonzero(edges != edges[0])
+        return not (first.size and edges[0] < edges[first[0]])
+    if lowest < 0 and highest > 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    return lowest < 0
 
 
 def unwrap(p: ArrayLike, discont=None, axis: int = -1, *, period=2 * _np.pi) -> ndarray:
