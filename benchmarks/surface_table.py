@@ -563,6 +563,8 @@ _red("std float64 4096x4096 axis=0", "float64", (M, M), lambda xp, a: xp.std(a, 
      lambda t, a: t.std(a, dim=0, correction=0))
 _red("sum int32 4096x4096 axis=1", "int32", (M, M), lambda xp, a: xp.sum(a, axis=1),
      lambda t, a: t.sum(a, dim=1))
+_red("sum float32 16384x1024 axis=1", "float32", (16384, 1024), lambda xp, a: xp.sum(a, axis=1),
+     lambda t, a: t.sum(a, dim=1))
 _red("sum float32 256x256x256 axis=(0, 2)", "float32", (256, 256, 256),
      lambda xp, a: xp.sum(a, axis=(0, 2)), lambda t, a: t.sum(a, dim=(0, 2)), rtol=1e-4)
 

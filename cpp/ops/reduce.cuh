@@ -5,6 +5,7 @@
 // launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
 #pragma once
 #include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_reduce.cuh>
 #include <cuda/std/complex>
 
 #include <limits>
@@ -234,6 +235,15 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
   return op.combine(acc0, acc1);
 }
 
+// One warp's accumulation of a contiguous row of `len` elements whose first has the flat
+// reduced index f. Not inlined: the row-per-warp paths (accumulate_rows, and the Inner
+// kernel's warp an output) share one compiled copy per kernel.
+template <class Op, class In>
+__device__ __noinline__ typename Op::Acc accumulate_warp_row(const Op& op, const In* row,
+                                                            int64_t len, int lane, int64_t f) {
+  return accumulate_contiguous<Op, In, false, 32>(op, row, 0, len, lane, f);
+}
+
 // Accumulates the whole rows of reduced elements [r0, r1) (both multiples of a.row_len) of
 // the output at `base`, a warp a row, so that one row's offset is computed once rather than
 // one per element.
@@ -246,8 +256,7 @@ __device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const 
   typename Op::Acc acc = op.identity();
   for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kWarps) {
     const In* row = reinterpret_cast<const In*>(base + dims_offset(q, a.nr - 1, a.rshape, a.rstride));
-    acc = op.combine(acc, accumulate_contiguous<Op, In, false, 32>(op, row, 0, len,
-                                                                   threadIdx.x % 32, q * len));
+    acc = op.combine(acc, accumulate_warp_row<Op, In>(op, row, len, threadIdx.x % 32, q * len));
   }
   return acc;
 }
@@ -261,6 +270,25 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   const Op op0 = op_of<Op>(a);
+  if constexpr (!Partial) {
+    if (a.warp_per_output) {
+      // A warp an output (one contiguous reduced dim, one chunk).
+      constexpr int kWarps = kReduceThreads / 32;
+      using WarpReduce = cub::WarpReduce<Acc>;
+      __shared__ typename WarpReduce::TempStorage warp_temp[kWarps];
+      const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+      for (int64_t o = blockIdx.x * int64_t(kWarps) + w; o < a.n_out;
+           o += int64_t(gridDim.x) * kWarps) {
+        Op op = op0;
+        op.at_output(a, o);
+        const In* row = reinterpret_cast<const In*>(a.in + dims_offset(o, a.nk, a.kshape, a.kstride));
+        const Acc acc = accumulate_warp_row<Op, In>(op, row, a.n_reduce, lane, 0);
+        const Acc total = WarpReduce(warp_temp[w]).Reduce(acc, CombineOp<Op>{op});
+        if (lane == 0) reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+      }
+      return;
+    }
+  }
   const int64_t c = blockIdx.y;
   const int64_t r0 = c * a.chunk_len;
   const int64_t r1 = min(a.n_reduce, r0 + a.chunk_len);

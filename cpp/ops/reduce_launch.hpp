@@ -14,7 +14,6 @@
 namespace gpuarr {
 
 constexpr int kReduceDims = 8;
-constexpr int kReduceThreads = 256;
 
 struct ReduceArgs {
   const char* in;
@@ -28,6 +27,8 @@ struct ReduceArgs {
   int64_t row_len;
   // One value per output that the op reads (SquaredDeviationOp's centres); else null.
   const void* center;
+  // The Inner kernel gives each output a warp instead of a block (ReductionPlan).
+  bool warp_per_output;
 };
 
 // One reduction's kernels, each (ReduceArgs, char* out, Acc* partial): Inner and Outer over

@@ -41,6 +41,24 @@ TEST(ReductionPlan, FewOutputsShareOneWave) {
   EXPECT_EQ(q.chunks, 2);
 }
 
+TEST(ReductionPlan, ManyOutputsTakeAWarpEach) {
+  // Half a wave of warps on 132 SMs: 132 * kReduceInnerBlocksPerSm * 8 / 2 outputs.
+  const int64_t half_wave = 132 * kReduceInnerBlocksPerSm * (kReduceThreads / 32) / 2;
+  auto rows = [](int64_t n_rows, int64_t n) {
+    return plan_reduction(Dims{n_rows, n}, Dims{n * 4, 4}, {1}, false, 132);
+  };
+  EXPECT_TRUE(rows(half_wave, 1024).warp_per_output);
+  EXPECT_TRUE(rows(4096, 4096).warp_per_output);
+  EXPECT_EQ(rows(4096, 4096).chunks, 1);
+  EXPECT_FALSE(rows(half_wave - 1, 1024).warp_per_output);  // a block an output
+  // Along axis 0 (a thread an output) and over two reduced dims: never.
+  EXPECT_FALSE(plan_reduction(Dims{4096, 4096}, Dims{4096 * 4, 4}, {0}, false, 132).warp_per_output);
+  const auto two = plan_reduction(Dims{4096, 3, 5}, Dims{120, 40, 4}, {1, 2}, false, 132);  // [:, ::2]
+  EXPECT_EQ(two.strategy, ReduceStrategy::Inner);
+  EXPECT_EQ(two.reduced_shape, (Dims{3, 5}));
+  EXPECT_FALSE(two.warp_per_output);
+}
+
 TEST(ReductionPlan, NonContiguousKeepsCOrder) {
   // A transposed view: reduced dims keep their logical order (flat index as NumPy's).
   const Dims shape{3, 5}, strides{8, 24};
