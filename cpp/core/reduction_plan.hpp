@@ -13,8 +13,9 @@ enum class ReduceStrategy {
   Outer,  // the kept dims hold it: a thread per output, consecutive outputs adjacent
 };
 
-// Threads of a reduction block (ops/reduce.cuh).
+// Threads of a reduction block (ops/reduce.cuh), and its warps.
 constexpr int kReduceThreads = 256;
+constexpr int kReduceWarps = kReduceThreads / 32;
 
 // Blocks of the Inner kernel (256 threads) that its __launch_bounds__ keep resident on one
 // SM (ops/reduce.cuh). A reduction with fewer outputs than one wave of them splits into

@@ -251,10 +251,9 @@ template <class Op, class In>
 __device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const char* base,
                                                             const ReduceArgs& a, int64_t r0,
                                                             int64_t r1) {
-  constexpr int kWarps = kReduceThreads / 32;
   const int64_t len = a.row_len;
   typename Op::Acc acc = op.identity();
-  for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kWarps) {
+  for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kReduceWarps) {
     const In* row = reinterpret_cast<const In*>(base + dims_offset(q, a.nr - 1, a.rshape, a.rstride));
     acc = op.combine(acc, accumulate_warp_row<Op, In>(op, row, len, threadIdx.x % 32, q * len));
   }
@@ -273,12 +272,11 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   if constexpr (!Partial) {
     if (a.warp_per_output) {
       // A warp an output (one contiguous reduced dim, one chunk).
-      constexpr int kWarps = kReduceThreads / 32;
       using WarpReduce = cub::WarpReduce<Acc>;
-      __shared__ typename WarpReduce::TempStorage warp_temp[kWarps];
+      __shared__ typename WarpReduce::TempStorage warp_temp[kReduceWarps];
       const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-      for (int64_t o = blockIdx.x * int64_t(kWarps) + w; o < a.n_out;
-           o += int64_t(gridDim.x) * kWarps) {
+      for (int64_t o = blockIdx.x * int64_t(kReduceWarps) + w; o < a.n_out;
+           o += int64_t(gridDim.x) * kReduceWarps) {
         Op op = op0;
         op.at_output(a, o);
         const In* row = reinterpret_cast<const In*>(a.in + dims_offset(o, a.nk, a.kshape, a.kstride));

@@ -74,10 +74,11 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
   const unsigned gy = static_cast<unsigned>(a.chunks);
   const bool inner = p.strategy == ReduceStrategy::Inner;
   a.warp_per_output = p.warp_per_output && a.contiguous_reduce && a.chunks == 1;
-  constexpr int64_t kWarps = kReduceThreads / 32;
   if (inner)
     launch(k, ReduceKernels::kInner,
-           dim3(inner_blocks(a.warp_per_output ? (p.n_out + kWarps - 1) / kWarps : p.n_out), gy),
+           dim3(inner_blocks(a.warp_per_output ? (p.n_out + kReduceWarps - 1) / kReduceWarps
+                                               : p.n_out),
+                gy),
            stream, a, out, partial, "reduce_kernel");
   else
     launch(k, ReduceKernels::kOuter, dim3(outer_blocks(p.n_out), gy), stream, a, out, partial,

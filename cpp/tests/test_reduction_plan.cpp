@@ -43,7 +43,7 @@ TEST(ReductionPlan, FewOutputsShareOneWave) {
 
 TEST(ReductionPlan, ManyOutputsTakeAWarpEach) {
   // Half a wave of warps on 132 SMs: 132 * kReduceInnerBlocksPerSm * 8 / 2 outputs.
-  const int64_t half_wave = 132 * kReduceInnerBlocksPerSm * (kReduceThreads / 32) / 2;
+  const int64_t half_wave = 132 * kReduceInnerBlocksPerSm * kReduceWarps / 2;
   auto rows = [](int64_t n_rows, int64_t n) {
     return plan_reduction(Dims{n_rows, n}, Dims{n * 4, 4}, {1}, false, 132);
   };
