@@ -279,16 +279,17 @@ def test_large_2d_split(op, dtype, rng):
 @gpu_test
 @pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("op", REDUCE_OPS)
-def test_many_outputs_a_warp_each(op, dtype, rng):
-    # Thousands of outputs along one contiguous axis take a warp each: short and longer
-    # rows, rows not all 16-byte aligned, every other row, rows in reverse order, the last
-    # axis of a 3-d array.
+def test_many_outputs_lanes_each(op, dtype, rng):
+    # Thousands of outputs along one contiguous axis take a group of lanes each (1 to 32,
+    # from the row's bytes): short and longer rows, rows not all 16-byte aligned, every
+    # other row, rows in reverse order, the last axis of a 3-d array.
     nan_p = 0.05 if op in NAN_OPS else 0.0
     h = make(rng, op, (4600, 37), dtype, nan_p)
     d = gpuarr.asarray(h)
     for hv, dv in ((h, d), (h[::2], d[::2]), (h[::-1], d[::-1])):
         check(op, hv, dv, axis=1)
     check(op, make(rng, op, (2200, 260), dtype, nan_p), axis=-1)
+    check(op, make(rng, op, (3000, 32), dtype, nan_p), axis=1)  # groups of lanes a row
     check(op, make(rng, op, (40, 60, 9), dtype, nan_p), axis=2, keepdims=True)
 
 

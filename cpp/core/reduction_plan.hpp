@@ -41,6 +41,11 @@ struct ReductionPlan {
   bool warp_per_output = false;
 };
 
+// Lanes of a warp for each output where the plan takes warp_per_output: rows of n_reduce
+// contiguous elements of item_size bytes get a power of two of lanes, up to 32, each with
+// at least two 16-byte vectors to read (rows of 32 float32: 4 lanes, 8 rows a warp).
+int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size);
+
 // `axes`: normalized, distinct axis numbers (the caller checks them); empty with
 // `all_axes` false means no axis (a copy-like reduction of size-1 groups).
 ReductionPlan plan_reduction(const Dims& shape, const Dims& strides, const std::vector<int64_t>& axes,

@@ -16,8 +16,10 @@ struct Complex {
 using complex64_t = Complex<float>;
 using complex128_t = Complex<double>;
 
-// V elements loaded or stored as one access (16-byte aligned where V elements fill 16 bytes).
-template <class T, int V> struct alignas(sizeof(T) * V >= 16 ? 16 : alignof(T)) VecOf {
+// V elements loaded or stored as one access (16-byte aligned where V elements fill 16 bytes,
+// or as the caller asks: 8 for one 8-byte load).
+template <class T, int V, int Align = (sizeof(T) * V >= 16 ? 16 : alignof(T))>
+struct alignas(Align) VecOf {
   T v[V];
 };
 

@@ -5,9 +5,9 @@
 // launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
 #pragma once
 #include <cub/block/block_reduce.cuh>
-#include <cub/warp/warp_reduce.cuh>
 #include <cuda/std/complex>
 
+#include <cstring>
 #include <limits>
 
 #include "ops/elementwise.cuh"
@@ -31,6 +31,15 @@ template <class C> struct ArgAcc {
   C v;
   int64_t i;
 };
+
+// Bytes a thread loads at once from a contiguous row: 16, or at most 4 elements for the
+// index-carrying accumulators (argmax/argmin), whose 16 or 8 elements of 1 or 2 bytes a
+// vector, two vectors in flight, spill the 64 registers four blocks an SM leave a thread.
+template <class Acc> constexpr bool kCarriesIndex = false;
+template <class C> constexpr bool kCarriesIndex<ArgAcc<C>> = true;
+template <class Acc, class In>
+constexpr int kReduceVectorBytes =
+    kCarriesIndex<Acc> && 4 * sizeof(In) < 16 ? int(4 * sizeof(In)) : 16;
 
 template <class T> __device__ __forceinline__ T highest() {
   if constexpr (ufn::is_cplx_v<T>) {
@@ -193,16 +202,18 @@ __device__ __forceinline__ typename Op::Acc load_mapped(const Op& op, const char
   else return op.map(to_compute(*reinterpret_cast<const In*>(p)), r);
 }
 
-// Accumulates elements [r0, r1) of one contiguous row: thread t of kStep takes elements
-// t, t + kStep, ..., in 16-byte vectors where row + r0 is aligned (a row of floats is one
+// Accumulates elements [r0, r1) of one contiguous row: thread t of `step` takes elements
+// t, t + step, ..., in vectors of kReduceVectorBytes where row + r0 is aligned (a row of floats is one
 // vector load per 4), element i mapped with the flat reduced index f + i. The whole block
-// takes a row (kStep = kReduceThreads), or a warp (kStep = 32, accumulate_rows).
-template <class Op, class In, bool Partial, int kStep>
+// takes a row (step = kReduceThreads), or a group of a warp's lanes (accumulate_lanes_row).
+template <class Op, class In, bool Partial>
 __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, const In* row,
                                                                   int64_t r0, int64_t r1, int t,
-                                                                  int64_t f) {
+                                                                  int step, int64_t f) {
   using Acc = typename Op::Acc;
-  constexpr int V = sizeof(In) >= 16 ? 1 : 16 / sizeof(In);
+  constexpr int kBytes = kReduceVectorBytes<Acc, In>;
+  constexpr int V = sizeof(In) >= kBytes ? 1 : kBytes / sizeof(In);
+  using Vec = VecOf<In, V, (V > 1 ? kBytes : alignof(In))>;
   auto mapped = [&](const In& x, int64_t r) -> Acc {
     if constexpr (Partial) return x;
     else return op.map(to_compute(x), f + r);
@@ -210,38 +221,61 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
   Acc acc0 = op.identity(), acc1 = op.identity();
   int64_t r = r0;
   if constexpr (V > 1) {
-    if (reinterpret_cast<uintptr_t>(row + r0) % 16 == 0) {
+    if (reinterpret_cast<uintptr_t>(row + r0) % kBytes == 0) {
       const int64_t nv = (r1 - r0) / V;
-      const auto* pv = reinterpret_cast<const VecOf<In, V>*>(row + r0);
+      const auto* pv = reinterpret_cast<const Vec*>(row + r0);
       int64_t k = t;
-      for (; k + kStep < nv; k += 2 * kStep) {
-        const VecOf<In, V> v0 = pv[k];
-        const VecOf<In, V> v1 = pv[k + kStep];
+      for (; k + step < nv; k += 2 * step) {
+        const Vec v0 = pv[k];
+        const Vec v1 = pv[k + step];
 #pragma unroll
         for (int j = 0; j < V; ++j) {
           acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
-          acc1 = op.combine(acc1, mapped(v1.v[j], r0 + (k + kStep) * V + j));
+          acc1 = op.combine(acc1, mapped(v1.v[j], r0 + (k + step) * V + j));
         }
       }
       if (k < nv) {
-        const VecOf<In, V> v0 = pv[k];
+        const Vec v0 = pv[k];
 #pragma unroll
         for (int j = 0; j < V; ++j) acc0 = op.combine(acc0, mapped(v0.v[j], r0 + k * V + j));
       }
       r = r0 + nv * V;
     }
   }
-  for (int64_t i = r + t; i < r1; i += kStep) acc1 = op.combine(acc1, mapped(row[i], i));
+  for (int64_t i = r + t; i < r1; i += step) acc1 = op.combine(acc1, mapped(row[i], i));
   return op.combine(acc0, acc1);
 }
 
-// One warp's accumulation of a contiguous row of `len` elements whose first has the flat
-// reduced index f. Not inlined: the row-per-warp paths (accumulate_rows, and the Inner
-// kernel's warp an output) share one compiled copy per kernel.
+// A group of `lanes` lanes of a warp accumulating a contiguous row of `len` elements whose
+// first has the flat reduced index f; `sub` is the lane's place in its group. Not inlined:
+// the row-per-lanes paths (accumulate_rows, and the Inner kernel's lanes an output) share
+// one compiled copy per kernel.
 template <class Op, class In>
-__device__ __noinline__ typename Op::Acc accumulate_warp_row(const Op& op, const In* row,
-                                                            int64_t len, int lane, int64_t f) {
-  return accumulate_contiguous<Op, In, false, 32>(op, row, 0, len, lane, f);
+__device__ __noinline__ typename Op::Acc accumulate_lanes_row(const Op& op, const In* row,
+                                                             int64_t len, int sub, int lanes,
+                                                             int64_t f) {
+  return accumulate_contiguous<Op, In, false>(op, row, 0, len, sub, lanes, f);
+}
+
+// The accumulators of groups of `lanes` (a power of two <= 32) adjacent lanes combined:
+// the group's first lane holds its group's total (the others hold partial values). Every
+// lane of the warp takes part. Any trivially copyable Acc moves as 32-bit words.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc reduce_lane_groups(const Op& op,
+                                                               typename Op::Acc acc,
+                                                               int lanes) {
+  using Acc = typename Op::Acc;
+  constexpr int kWords = (sizeof(Acc) + 3) / 4;
+  for (int d = lanes / 2; d > 0; d >>= 1) {
+    uint32_t w[kWords] = {};
+    memcpy(w, &acc, sizeof(Acc));
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], d, lanes);
+    Acc other = acc;
+    memcpy(&other, w, sizeof(Acc));
+    acc = op.combine(acc, other);
+  }
+  return acc;
 }
 
 // Accumulates the whole rows of reduced elements [r0, r1) (both multiples of a.row_len) of
@@ -255,7 +289,7 @@ __device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const 
   typename Op::Acc acc = op.identity();
   for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kReduceWarps) {
     const In* row = reinterpret_cast<const In*>(base + dims_offset(q, a.nr - 1, a.rshape, a.rstride));
-    acc = op.combine(acc, accumulate_warp_row<Op, In>(op, row, len, threadIdx.x % 32, q * len));
+    acc = op.combine(acc, accumulate_lanes_row<Op, In>(op, row, len, threadIdx.x % 32, 32, q * len));
   }
   return acc;
 }
@@ -270,19 +304,23 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
   __shared__ typename BlockReduce::TempStorage temp;
   const Op op0 = op_of<Op>(a);
   if constexpr (!Partial) {
-    if (a.warp_per_output) {
-      // A warp an output (one contiguous reduced dim, one chunk).
-      using WarpReduce = cub::WarpReduce<Acc>;
-      __shared__ typename WarpReduce::TempStorage warp_temp[kReduceWarps];
-      const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-      for (int64_t o = blockIdx.x * int64_t(kReduceWarps) + w; o < a.n_out;
-           o += int64_t(gridDim.x) * kReduceWarps) {
+    if (a.lanes_per_output > 0) {
+      // A group of lanes an output (one contiguous reduced dim, one chunk): every lane
+      // loops the same number of times, so the group reductions see whole warps.
+      const int lanes = a.lanes_per_output, per_warp = 32 / lanes;
+      const int lane = threadIdx.x % 32, sub = lane % lanes;
+      const int64_t first = (blockIdx.x * int64_t(kReduceWarps) + threadIdx.x / 32) * per_warp;
+      for (int64_t o0 = first; o0 < a.n_out; o0 += int64_t(gridDim.x) * kReduceWarps * per_warp) {
+        const int64_t o = o0 + lane / lanes;
         Op op = op0;
-        op.at_output(a, o);
-        const In* row = reinterpret_cast<const In*>(a.in + dims_offset(o, a.nk, a.kshape, a.kstride));
-        const Acc acc = accumulate_warp_row<Op, In>(op, row, a.n_reduce, lane, 0);
-        const Acc total = WarpReduce(warp_temp[w]).Reduce(acc, CombineOp<Op>{op});
-        if (lane == 0) reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+        Acc acc = op.identity();
+        if (o < a.n_out) {
+          op.at_output(a, o);
+          const In* row = reinterpret_cast<const In*>(a.in + dims_offset(o, a.nk, a.kshape, a.kstride));
+          acc = accumulate_lanes_row<Op, In>(op, row, a.n_reduce, sub, lanes, 0);
+        }
+        const Acc total = reduce_lane_groups(op, acc, lanes);
+        if (sub == 0 && o < a.n_out) reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
       }
       return;
     }
@@ -296,8 +334,8 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
     const char* base = a.in + dims_offset(o, a.nk, a.kshape, a.kstride);
     Acc acc;
     if (Partial || a.contiguous_reduce) {
-      acc = accumulate_contiguous<Op, In, Partial, kReduceThreads>(
-          op, reinterpret_cast<const In*>(base), r0, r1, threadIdx.x, 0);
+      acc = accumulate_contiguous<Op, In, Partial>(op, reinterpret_cast<const In*>(base), r0, r1,
+                                                   threadIdx.x, kReduceThreads, 0);
     } else if (a.row_len > 0) {
       // Partial passes read one contiguous dim: row_len is 0 there.
       if constexpr (!Partial) acc = accumulate_rows<Op, In>(op, base, a, r0, r1);

@@ -73,12 +73,14 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
   }
   const unsigned gy = static_cast<unsigned>(a.chunks);
   const bool inner = p.strategy == ReduceStrategy::Inner;
-  a.warp_per_output = p.warp_per_output && a.contiguous_reduce && a.chunks == 1;
+  a.lanes_per_output = p.warp_per_output && a.contiguous_reduce
+                           ? reduce_lanes_per_output(p.n_reduce, k.in_size)
+                           : 0;
+  // Outputs a block: each warp takes 32 / lanes_per_output of them.
+  const int64_t per_block =
+      a.lanes_per_output > 0 ? kReduceWarps * (32 / a.lanes_per_output) : 1;
   if (inner)
-    launch(k, ReduceKernels::kInner,
-           dim3(inner_blocks(a.warp_per_output ? (p.n_out + kReduceWarps - 1) / kReduceWarps
-                                               : p.n_out),
-                gy),
+    launch(k, ReduceKernels::kInner, dim3(inner_blocks((p.n_out + per_block - 1) / per_block), gy),
            stream, a, out, partial, "reduce_kernel");
   else
     launch(k, ReduceKernels::kOuter, dim3(outer_blocks(p.n_out), gy), stream, a, out, partial,

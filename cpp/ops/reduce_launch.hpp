@@ -27,8 +27,9 @@ struct ReduceArgs {
   int64_t row_len;
   // One value per output that the op reads (SquaredDeviationOp's centres); else null.
   const void* center;
-  // The Inner kernel gives each output a warp instead of a block (ReductionPlan).
-  bool warp_per_output;
+  // The Inner kernel gives each output this many lanes of a warp instead of a block
+  // (ReductionPlan::warp_per_output, reduce_lanes_per_output); 0: a block an output.
+  int lanes_per_output;
 };
 
 // One reduction's kernels, each (ReduceArgs, char* out, Acc* partial): Inner and Outer over

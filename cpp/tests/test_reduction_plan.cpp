@@ -59,6 +59,15 @@ TEST(ReductionPlan, ManyOutputsTakeAWarpEach) {
   EXPECT_FALSE(two.warp_per_output);
 }
 
+TEST(ReductionPlan, LanesPerOutputFollowTheRowBytes) {
+  EXPECT_EQ(reduce_lanes_per_output(32, 4), 4);     // 128 bytes: two vectors a lane
+  EXPECT_EQ(reduce_lanes_per_output(256, 4), 32);   // 1 KB
+  EXPECT_EQ(reduce_lanes_per_output(4096, 8), 32);  // long rows: the whole warp
+  EXPECT_EQ(reduce_lanes_per_output(37, 4), 4);     // 148 bytes
+  EXPECT_EQ(reduce_lanes_per_output(3, 1), 1);      // a few bytes: a lane an output
+  EXPECT_EQ(reduce_lanes_per_output(1, 16), 1);
+}
+
 TEST(ReductionPlan, NonContiguousKeepsCOrder) {
   // A transposed view: reduced dims keep their logical order (flat index as NumPy's).
   const Dims shape{3, 5}, strides{8, 24};

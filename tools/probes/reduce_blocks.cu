@@ -3,12 +3,14 @@
 // cpp/ops/reduce.cuh) at several chunk counts, against a kernel that takes only the
 // contiguous path at 4 and at 8 blocks an SM (`__launch_bounds__`), and cub::DeviceReduce::Sum
 // (what CuPy runs). The library's kernel holds 64 registers, so 4 blocks of 256 fit an SM.
-// Then the sum and max along axis 1 of 4096x4096 (a block a row in the library) against a
-// block a row on the contiguous path alone (4 and 8 blocks an SM), a warp a row, and
+// Then sums and a max along axis 1 of rows of 32 to 4096 elements: the library's kernel a
+// block a row and a group of lanes a row (reduce_lanes_per_output's count), against a block
+// a row on the contiguous path alone (4 and 8 blocks an SM), a warp a row, and
 // cub::DeviceSegmentedReduce. Median GPU time. Build and run on the GPU
 // machine, from the repository root:
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
-//        tools/probes/reduce_blocks.cu -o /tmp/reduce_blocks && /tmp/reduce_blocks
+//        tools/probes/reduce_blocks.cu cpp/core/reduction_plan.cpp cpp/core/layout.cpp \
+//        -o /tmp/reduce_blocks && /tmp/reduce_blocks
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
@@ -40,7 +42,7 @@ contiguous_sum_kernel(const T* in, int64_t n, int64_t chunk_len, T* partial) {
   const Op op{};
   const int64_t r0 = blockIdx.x * chunk_len;
   const int64_t r1 = min(n, r0 + chunk_len);
-  const T acc = accumulate_contiguous<Op, T, false, kReduceThreads>(op, in, r0, r1, threadIdx.x, 0);
+  const T acc = accumulate_contiguous<Op, T, false>(op, in, r0, r1, threadIdx.x, kReduceThreads, 0);
   const T total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
@@ -53,8 +55,8 @@ contiguous_rows_kernel(const T* in, int64_t n, T* out) {
   using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   const Op op{};
-  const Acc acc = accumulate_contiguous<Op, T, false, kReduceThreads>(
-      op, in + blockIdx.x * n, 0, n, threadIdx.x, 0);
+  const Acc acc = accumulate_contiguous<Op, T, false>(op, in + blockIdx.x * n, 0, n, threadIdx.x,
+                                                      kReduceThreads, 0);
   const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
   if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
@@ -70,7 +72,7 @@ warp_rows_kernel(const T* in, int64_t rows, int64_t n, T* out) {
   const int w = threadIdx.x / 32;
   const int64_t r = blockIdx.x * int64_t(kReduceThreads / 32) + w;
   if (r >= rows) return;
-  const Acc acc = accumulate_contiguous<Op, T, false, 32>(op, in + r * n, 0, n, threadIdx.x % 32, 0);
+  const Acc acc = accumulate_contiguous<Op, T, false>(op, in + r * n, 0, n, threadIdx.x % 32, 32, 0);
   const Acc total = WarpReduce(temp[w]).Reduce(acc, CombineOp<Op>{op});
   if (threadIdx.x % 32 == 0) out[r] = total;
 }
@@ -104,6 +106,14 @@ void axis1_rows(const char* name, int64_t rows, int64_t n, T init) {
     reduce_inner_kernel<Op, T, T, false><<<dim3(unsigned(rows), 1), kReduceThreads, 0, st>>>(
         a, reinterpret_cast<char*>(out), nullptr);
   }, 51);
+  ReduceArgs g = a;
+  g.lanes_per_output = reduce_lanes_per_output(n, sizeof(T));
+  const int64_t per_block = (kReduceThreads / 32) * (32 / g.lanes_per_output);
+  const float lanes = 1000 * timed([&] {
+    reduce_inner_kernel<Op, T, T, false>
+        <<<dim3(unsigned((rows + per_block - 1) / per_block), 1), kReduceThreads, 0, st>>>(
+            g, reinterpret_cast<char*>(out), nullptr);
+  }, 51);
   const float c4 = 1000 * timed([&] {
     contiguous_rows_kernel<Op, T, 4><<<unsigned(rows), kReduceThreads, 0, st>>>(x, n, out);
   }, 51);
@@ -123,9 +133,9 @@ void axis1_rows(const char* name, int64_t rows, int64_t n, T init) {
                                        CombineOp<Op>{Op{}}, init, st);
   }, 51);
   CK(cudaGetLastError());
-  printf("%s %lldx%lld axis=1: block a row %6.1f us   contiguous-only lb4 %6.1f   lb8 %6.1f   "
-         "warp a row %6.1f   cub segmented %6.1f\n",
-         name, (long long)rows, (long long)n, lib, c4, c8, warp, cubt);
+  printf("%s %lldx%lld axis=1: block a row %6.1f us   %d lanes a row %6.1f   contiguous-only "
+         "lb4 %6.1f   lb8 %6.1f   warp a row %6.1f   cub segmented %6.1f\n",
+         name, (long long)rows, (long long)n, lib, g.lanes_per_output, lanes, c4, c8, warp, cubt);
   CK(cudaFree(tmp));
   CK(cudaFree(x));
   CK(cudaFree(out));
@@ -223,5 +233,7 @@ int main() {
   axis1_rows<SumOp<double, false>, double>("sum float64", 4096, 4096, 0.0);
   axis1_rows<ExtremumOp<double, true, false>, double>("max float64", 4096, 4096, -HUGE_VAL);
   axis1_rows<SumOp<float, false>, float>("sum float32", 16384, 1024, 0.0f);
+  axis1_rows<SumOp<float, false>, float>("sum float32", 65536, 256, 0.0f);
+  axis1_rows<SumOp<float, false>, float>("sum float32", 262144, 32, 0.0f);
   return 0;
 }
