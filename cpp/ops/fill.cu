@@ -3,6 +3,7 @@
 
 #include "ops/kernels.hpp"
 #include "ops/strided.cuh"
+#include "runtime/device.hpp"
 
 namespace gpuarr {
 namespace {
@@ -57,7 +58,7 @@ void fill_typed(char* data, const Dims& shape, const Dims& strides, const void* 
     } else {
       const int64_t nvec = (n - head) / (16 / Size);
       const int64_t threads_needed = std::max<int64_t>({nvec, head, int64_t(16)});
-      fill_contiguous_kernel<W><<<grid_for(std::min<int64_t>(threads_needed, 132 * 2048), kThreads),
+      fill_contiguous_kernel<W><<<grid_for(std::min<int64_t>(threads_needed, resident_threads(current_device())), kThreads),
                                   kThreads, 0, stream>>>(reinterpret_cast<W*>(data), n, v, pattern,
                                                          head);
     }

@@ -54,7 +54,7 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
   const int64_t nblocks = (n + K - 1) / K;
   const bool vector_ok = reinterpret_cast<uintptr_t>(out.data()) % 16 == 0;
   // A few waves of resident threads; each thread loops over blocks.
-  const int64_t cap = int64_t(multiprocessor_count(out.device())) * (2048 / kThreads) * 4;
+  const int64_t cap = int64_t(resident_threads(out.device())) / kThreads * 4;
   const int64_t grid = std::min<int64_t>((nblocks + kThreads - 1) / kThreads, cap);
   block_kernel<T, Gen><<<dim3(static_cast<unsigned>(std::max<int64_t>(grid, 1))), kThreads, 0,
                          stream_for(out)>>>(reinterpret_cast<T*>(out.data()), n, s, gen,
@@ -125,8 +125,10 @@ __global__ void integers_array_kernel(T* out, int64_t n, PhiloxState s, const ui
   }
 }
 
-dim3 elem_grid(int64_t n) {
-  return grid_for(std::min<int64_t>(n, int64_t(132) * 2048 * 4), kThreads);
+// Four waves of resident threads at most; each thread loops over elements.
+dim3 elem_grid(const NDArray& out) {
+  return grid_for(std::min<int64_t>(out.size(), int64_t(resident_threads(out.device())) * 4),
+                  kThreads);
 }
 
 template <class F>
@@ -171,7 +173,7 @@ void random_gamma(const NDArray& out, PhiloxState s, RandomParam shape, double s
     const int64_t n = out.size();
     if (n == 0) return;
     DeviceGuard guard(out.device());
-    gamma_kernel<T><<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+    gamma_kernel<T><<<elem_grid(out), kThreads, 0, stream_for(out)>>>(
         reinterpret_cast<T*>(out.data()), n, s, shape, scale);
     check_launch("random_gamma");
   });
@@ -182,7 +184,7 @@ void random_poisson(const NDArray& out, PhiloxState s, RandomParam lam) {
   const int64_t n = out.size();
   if (n == 0) return;
   DeviceGuard guard(out.device());
-  poisson_kernel<<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+  poisson_kernel<<<elem_grid(out), kThreads, 0, stream_for(out)>>>(
       reinterpret_cast<int64_t*>(out.data()), n, s, lam);
   check_launch("random_poisson");
 }
@@ -192,7 +194,7 @@ void random_binomial(const NDArray& out, PhiloxState s, RandomParam n_trials, Ra
   const int64_t n = out.size();
   if (n == 0) return;
   DeviceGuard guard(out.device());
-  binomial_kernel<<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+  binomial_kernel<<<elem_grid(out), kThreads, 0, stream_for(out)>>>(
       reinterpret_cast<int64_t*>(out.data()), n, s, n_trials, p);
   check_launch("random_binomial");
 }
@@ -206,10 +208,10 @@ void random_integers(const NDArray& out, PhiloxState s, uint64_t low, uint64_t r
   auto launch = [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (low_array)
-      integers_array_kernel<T><<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+      integers_array_kernel<T><<<elem_grid(out), kThreads, 0, stream_for(out)>>>(
           reinterpret_cast<T*>(out.data()), n, s, low_array, range_array);
     else
-      integers_kernel<T><<<elem_grid(n), kThreads, 0, stream_for(out)>>>(
+      integers_kernel<T><<<elem_grid(out), kThreads, 0, stream_for(out)>>>(
           reinterpret_cast<T*>(out.data()), n, s, low, range);
     check_launch("random_integers");
   };

@@ -93,7 +93,7 @@ NDArray searchsorted_array(const NDArray& a, const NDArray& v, bool right, const
   dim3 grid = grid_for(nv, kThreads);
   if (staged) {
     // One wave of resident blocks (each stages the haystack once), looping over needles.
-    const int64_t wave = int64_t(multiprocessor_count(v.device())) * (2048 / kThreads);
+    const int64_t wave = resident_threads(v.device()) / kThreads;
     grid.x = static_cast<unsigned>(std::min<int64_t>(grid.x, wave));
   }
   dispatch_dtype(v.dtype, [&](auto tag) {

@@ -113,6 +113,12 @@ int multiprocessor_count(int device) {
   return cached_attribute(count, device, cudaDevAttrMultiProcessorCount);
 }
 
+int resident_threads(int device) {
+  static std::atomic<int> per_sm[kMaxDevices] = {};
+  return multiprocessor_count(device) *
+         cached_attribute(per_sm, device, cudaDevAttrMaxThreadsPerMultiProcessor);
+}
+
 DeviceGuard::DeviceGuard(int device) : previous_(current_device()), switched_(device != previous_) {
   if (switched_) set_device(device);
 }

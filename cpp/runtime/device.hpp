@@ -26,6 +26,10 @@ int compute_capability(int device);
 // the GPU in one wave are multiples of it.
 int multiprocessor_count(int device);
 
+// Threads resident on `device` at once (multiprocessors x threads each holds; queried once
+// per device): a grid of that many threads is one wave.
+int resident_threads(int device);
+
 // Makes `device` current for the lifetime of the guard, restoring the previous one.
 class DeviceGuard {
  public:
