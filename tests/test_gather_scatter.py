@@ -98,8 +98,11 @@ def test_several_index_arrays_combine_into_offsets(rng):
 
 
 @pytest.mark.parametrize("index_dtype", ["int32", "int64"])
-def test_bounds_errors_report_the_first_bad_index(index_dtype):
-    h = np.arange(40, dtype=np.float32).reshape(5, 8)
+@pytest.mark.parametrize("rows", [5, 200])
+def test_bounds_errors_report_the_first_bad_index(index_dtype, rows):
+    # 200 rows: the result holds 64 elements an index or more, and a gather checks its
+    # index before it starts instead of flagging bad values as it reads them.
+    h = np.arange(rows * 8, dtype=np.float32).reshape(rows, 8)
     d = gpuarr.asarray(h)
     bad = np.array([[1, -9, 3], [12, 0, -20]], dtype=index_dtype)
     for key, msg in (((slice(None), bad), "index -9 is out of bounds for axis 1 with size 8"),
@@ -118,8 +121,10 @@ def test_bounds_errors_report_the_first_bad_index(index_dtype):
         with pytest.raises(IndexError, match=msg):
             gpuarr.take(d, dkey[1], axis=1)
         assert_bits_equal(d.get(), h)
-    with pytest.raises(IndexError, match="index 40 is out of bounds for axis 0 with size 40"):
-        gpuarr.put(d, gpuarr.asarray(np.array([3, 40, 41], dtype=index_dtype)), [1.0, 2.0, 3.0])
+    msg = f"index {h.size} is out of bounds for axis 0 with size {h.size}"
+    with pytest.raises(IndexError, match=msg):
+        gpuarr.put(d, gpuarr.asarray(np.array([3, h.size, h.size + 1], dtype=index_dtype)),
+                   [1.0, 2.0, 3.0])
     assert_bits_equal(d.get(), h)
 
 
