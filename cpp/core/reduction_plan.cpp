@@ -90,9 +90,9 @@ ReductionPlan plan_reduction(const Dims& shape, const Dims& strides,
 }
 
 int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size) {
-  const int64_t vectors = std::max<int64_t>(1, n_reduce * item_size / 32);  // 2 x 16 bytes
+  const int64_t loads = std::max<int64_t>(1, n_reduce * item_size / 64);  // 4 x 16 bytes
   int lanes = 1;
-  while (lanes < 32 && lanes * 2 <= vectors) lanes *= 2;
+  while (lanes < 32 && lanes * 2 <= loads) lanes *= 2;
   return lanes;
 }
 

@@ -43,7 +43,8 @@ struct ReductionPlan {
 
 // Lanes of a warp for each output where the plan takes warp_per_output: rows of n_reduce
 // contiguous elements of item_size bytes get a power of two of lanes, up to 32, each with
-// at least two 16-byte vectors to read (rows of 32 float32: 4 lanes, 8 rows a warp).
+// at least four 16-byte vectors to read, the loads a lane has in flight at once (rows of
+// 32 float32: 2 lanes, 16 rows a warp).
 int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size);
 
 // `axes`: normalized, distinct axis numbers (the caller checks them); empty with

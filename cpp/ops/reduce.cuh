@@ -40,6 +40,9 @@ template <class C> constexpr bool kCarriesIndex<ArgAcc<C>> = true;
 template <class Acc, class In>
 constexpr int kReduceVectorBytes =
     kCarriesIndex<Acc> && 4 * sizeof(In) < 16 ? int(4 * sizeof(In)) : 16;
+// Vectors a thread loads before it combines them: four (64 bytes in flight a thread),
+// two for the index-carrying accumulators, whose registers four would spill.
+template <class Acc> constexpr int kReduceLoads = kCarriesIndex<Acc> ? 2 : 4;
 
 template <class T> __device__ __forceinline__ T highest() {
   if constexpr (ufn::is_cplx_v<T>) {
@@ -203,9 +206,10 @@ __device__ __forceinline__ typename Op::Acc load_mapped(const Op& op, const char
 }
 
 // Accumulates elements [r0, r1) of one contiguous row: thread t of `step` takes elements
-// t, t + step, ..., in vectors of kReduceVectorBytes where row + r0 is aligned (a row of floats is one
-// vector load per 4), element i mapped with the flat reduced index f + i. The whole block
-// takes a row (step = kReduceThreads), or a group of a warp's lanes (accumulate_lanes_row).
+// t, t + step, ..., in vectors of kReduceVectorBytes where row + r0 is aligned (a row of
+// floats is one vector load per 4), kReduceLoads vectors at a time, element i mapped with
+// the flat reduced index f + i. The whole block takes a row (step = kReduceThreads), or a
+// group of a warp's lanes (accumulate_lanes_row).
 template <class Op, class In, bool Partial>
 __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, const In* row,
                                                                   int64_t r0, int64_t r1, int t,
@@ -225,6 +229,23 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
       const int64_t nv = (r1 - r0) / V;
       const auto* pv = reinterpret_cast<const Vec*>(row + r0);
       int64_t k = t;
+      if constexpr (kReduceLoads<Acc> == 4) {
+        for (; k + 3 * step < nv; k += 4 * step) {
+          Vec v[4];
+#pragma unroll
+          for (int u = 0; u < 4; ++u) v[u] = pv[k + u * step];
+#pragma unroll
+          for (int u = 0; u < 4; u += 2) {
+#pragma unroll
+            for (int j = 0; j < V; ++j) {
+              acc0 = op.combine(acc0, mapped(v[u].v[j], r0 + (k + u * step) * V + j));
+              acc1 = op.combine(acc1, mapped(v[u + 1].v[j], r0 + (k + (u + 1) * step) * V + j));
+            }
+          }
+        }
+      }
+      // Two at a time (the index-carrying accumulators' registers fit only this form), then
+      // at most one left.
       for (; k + step < nv; k += 2 * step) {
         const Vec v0 = pv[k];
         const Vec v1 = pv[k + step];

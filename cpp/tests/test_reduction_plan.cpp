@@ -60,10 +60,11 @@ TEST(ReductionPlan, ManyOutputsTakeAWarpEach) {
 }
 
 TEST(ReductionPlan, LanesPerOutputFollowTheRowBytes) {
-  EXPECT_EQ(reduce_lanes_per_output(32, 4), 4);     // 128 bytes: two vectors a lane
-  EXPECT_EQ(reduce_lanes_per_output(256, 4), 32);   // 1 KB
+  EXPECT_EQ(reduce_lanes_per_output(32, 4), 2);     // 128 bytes: four vectors a lane
+  EXPECT_EQ(reduce_lanes_per_output(256, 4), 16);   // 1 KB
+  EXPECT_EQ(reduce_lanes_per_output(512, 4), 32);   // 2 KB: the whole warp
   EXPECT_EQ(reduce_lanes_per_output(4096, 8), 32);  // long rows: the whole warp
-  EXPECT_EQ(reduce_lanes_per_output(37, 4), 4);     // 148 bytes
+  EXPECT_EQ(reduce_lanes_per_output(37, 4), 2);     // 148 bytes
   EXPECT_EQ(reduce_lanes_per_output(3, 1), 1);      // a few bytes: a lane an output
   EXPECT_EQ(reduce_lanes_per_output(1, 16), 1);
 }
