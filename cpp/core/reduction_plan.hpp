@@ -34,7 +34,8 @@ struct ReductionPlan {
   ReduceStrategy strategy = ReduceStrategy::Inner;
   int64_t chunks = 1;     // the reduced range splits into this many partial results
   // Inner over one reduced dim with enough outputs that a warp each fills half a wave of
-  // blocks: a warp an output, with no block-wide barrier between outputs (sums along
+  // blocks: each output reduced within a warp, by a group of its lanes
+  // (reduce_lanes_per_output), with no block-wide barrier between outputs (sums along
   // axis 1 of 16384x1024 float32 on the H200, tools/probes/reduce_blocks.cu: 21.7 us a
   // warp a row, 50.3 a block a row; 4096^2: 22.7 and 27.9). The kernel uses it where that
   // dim is contiguous.

@@ -108,7 +108,7 @@ void axis1_rows(const char* name, int64_t rows, int64_t n, T init) {
   }, 51);
   ReduceArgs g = a;
   g.lanes_per_output = reduce_lanes_per_output(n, sizeof(T));
-  const int64_t per_block = (kReduceThreads / 32) * (32 / g.lanes_per_output);
+  const int64_t per_block = kReduceWarps * (32 / g.lanes_per_output);
   const float lanes = 1000 * timed([&] {
     reduce_inner_kernel<Op, T, T, false>
         <<<dim3(unsigned((rows + per_block - 1) / per_block), 1), kReduceThreads, 0, st>>>(
