@@ -11,7 +11,8 @@ Two kinds of timing:
 - ``call``: host overhead per call. Warm-up, then ``repeat`` (7) batches of up to 2000
   calls, each batch timed with ``time.perf_counter_ns`` between two device syncs; the
   result is the median per-call time in microseconds. Batches shrink for slow calls so
-  that one library spends about ``CALL_BUDGET_S`` on a workload.
+  that one library spends about ``CALL_BUDGET_S`` on a workload (down to 10 calls, or to
+  one where a call takes 10 ms or more).
 - ``run``: slow, whole runs (e.g. a fresh Python process): ``repeat`` (3) runs after the
   checked setup call, each between two device syncs; the median in milliseconds (or of
   the ``Seconds`` the callable returns, when it measures itself).
@@ -57,6 +58,9 @@ REFERENCE = "cupy"      # the ratio and the goals are against this one
 CALL_BATCHES = 7
 CALL_MAX_PER_BATCH = 2000
 CALL_MIN_PER_BATCH = 10
+# Calls at least this long (ns) take one call a batch: ten a batch spent a minute on
+# PyTorch's 0.8 s batched eigvalsh, where one call's own noise is already small.
+CALL_SLOW_NS = 10e6
 CALL_BUDGET_S = 1.5     # timed batches of one library on one workload, about
 CALL_WARMUP_S = 0.1
 TRANSFER_RUNS = 5
@@ -327,7 +331,8 @@ def time_per_call(fn, sync, batches=CALL_BATCHES, max_calls=CALL_MAX_PER_BATCH,
         fn()
     sync()
     est = max((clock() - t0) / n, 1.0)
-    calls = int(min(max_calls, max(CALL_MIN_PER_BATCH, budget_s * 1e9 / (batches * est))))
+    min_calls = 1 if est >= CALL_SLOW_NS else CALL_MIN_PER_BATCH
+    calls = int(min(max_calls, max(min_calls, budget_s * 1e9 / (batches * est))))
 
     gc.collect()
     gc_was_enabled = gc.isenabled()

@@ -158,3 +158,24 @@ def test_timer_options_unsupported_rows_and_group_summaries():
     assert len(harness.run_groups(groups, libs, log=log, stop_after_s=60.0)) == 2
     with pytest.raises(SystemExit):
         harness.parse_args(["--stop-after", "0"])
+
+
+@pytest.mark.parametrize("call_ns, budget_s, per_batch",
+                         [(0.5e9, 1.5, 1), (30e6, 1.5, 7), (30e6, 0.1, 1), (2e6, 0.1, 10),
+                          (1e3, 1.5, 2000)])
+def test_batches_shrink_to_one_call_for_slow_calls(call_ns, budget_s, per_batch):
+    # A fake clock that each call advances by call_ns. Batches hold what the budget allows:
+    # at least ten calls below 10 ms a call, at least one from there (a 0.5 s call took
+    # ten a batch, 35 s for one library, where the budget is 1.5 s).
+    now = [0]
+
+    def clock():
+        return int(now[0])
+
+    def fn():
+        now[0] += call_ns
+
+    m = harness.time_per_call(fn, lambda: None, budget_s=budget_s, clock=clock)
+    assert m.calls_per_batch == per_batch
+    assert len(m.samples) == harness.CALL_BATCHES
+    assert m.value == pytest.approx(call_ns / 1e3)
