@@ -58,9 +58,10 @@ void fill_typed(char* data, const Dims& shape, const Dims& strides, const void* 
     } else {
       const int64_t nvec = (n - head) / (16 / Size);
       const int64_t threads_needed = std::max<int64_t>({nvec, head, int64_t(16)});
-      fill_contiguous_kernel<W><<<grid_for(std::min<int64_t>(threads_needed, resident_threads(current_device())), kThreads),
-                                  kThreads, 0, stream>>>(reinterpret_cast<W*>(data), n, v, pattern,
-                                                         head);
+      // One wave of resident threads at most; each thread loops.
+      const int64_t threads = std::min<int64_t>(threads_needed, resident_threads(current_device()));
+      fill_contiguous_kernel<W><<<grid_for(threads, kThreads), kThreads, 0, stream>>>(
+          reinterpret_cast<W*>(data), n, v, pattern, head);
     }
     check_launch("fill_contiguous_kernel");
     return;

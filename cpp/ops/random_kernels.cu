@@ -18,6 +18,12 @@ namespace {
 
 constexpr int kThreads = 256;
 
+// The grid of `threads` threads of kThreads, at most four waves of the device's resident
+// threads: the kernels loop, so a larger grid would only add blocks to schedule.
+dim3 waves_grid(int64_t threads, int device) {
+  return grid_for(std::min<int64_t>(threads, int64_t(resident_threads(device)) * 4), kThreads);
+}
+
 // One 16-byte store of a block's values (st.global.v2.f64 / v4.f32).
 __device__ __forceinline__ void store16(double* p, const Vals<double>& v) {
   *reinterpret_cast<double2*>(p) = make_double2(v.v[0], v.v[1]);
@@ -53,12 +59,9 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
   constexpr int K = Vals<T>::K;
   const int64_t nblocks = (n + K - 1) / K;
   const bool vector_ok = reinterpret_cast<uintptr_t>(out.data()) % 16 == 0;
-  // A few waves of resident threads; each thread loops over blocks.
-  const int64_t cap = int64_t(resident_threads(out.device())) / kThreads * 4;
-  const int64_t grid = std::min<int64_t>((nblocks + kThreads - 1) / kThreads, cap);
-  block_kernel<T, Gen><<<dim3(static_cast<unsigned>(std::max<int64_t>(grid, 1))), kThreads, 0,
-                         stream_for(out)>>>(reinterpret_cast<T*>(out.data()), n, s, gen,
-                                            vector_ok);
+  // A thread a block of K values, each thread looping over blocks.
+  block_kernel<T, Gen><<<waves_grid(nblocks, out.device()), kThreads, 0, stream_for(out)>>>(
+      reinterpret_cast<T*>(out.data()), n, s, gen, vector_ok);
   check_launch(name);
 }
 
@@ -125,11 +128,8 @@ __global__ void integers_array_kernel(T* out, int64_t n, PhiloxState s, const ui
   }
 }
 
-// Four waves of resident threads at most; each thread loops over elements.
-dim3 elem_grid(const NDArray& out) {
-  return grid_for(std::min<int64_t>(out.size(), int64_t(resident_threads(out.device())) * 4),
-                  kThreads);
-}
+// A thread an element, each thread looping over elements.
+dim3 elem_grid(const NDArray& out) { return waves_grid(out.size(), out.device()); }
 
 template <class F>
 void dispatch_float(const NDArray& out, const char* fn, F&& f) {

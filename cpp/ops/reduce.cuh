@@ -310,7 +310,8 @@ __device__ __forceinline__ typename Op::Acc accumulate_rows(const Op& op, const 
   typename Op::Acc acc = op.identity();
   for (int64_t q = r0 / len + threadIdx.x / 32; q * len < r1; q += kReduceWarps) {
     const In* row = reinterpret_cast<const In*>(base + dims_offset(q, a.nr - 1, a.rshape, a.rstride));
-    acc = op.combine(acc, accumulate_lanes_row<Op, In>(op, row, len, threadIdx.x % 32, 32, q * len));
+    acc = op.combine(acc,
+                     accumulate_lanes_row<Op, In>(op, row, len, threadIdx.x % 32, 32, q * len));
   }
   return acc;
 }
@@ -337,7 +338,8 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
         Acc acc = op.identity();
         if (o < a.n_out) {
           op.at_output(a, o);
-          const In* row = reinterpret_cast<const In*>(a.in + dims_offset(o, a.nk, a.kshape, a.kstride));
+          const In* row =
+              reinterpret_cast<const In*>(a.in + dims_offset(o, a.nk, a.kshape, a.kstride));
           acc = accumulate_lanes_row<Op, In>(op, row, a.n_reduce, sub, lanes, 0);
         }
         const Acc total = reduce_lane_groups(op, acc, lanes);
