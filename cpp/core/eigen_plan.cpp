@@ -197,6 +197,7 @@ EigMethod choose_eigh_method(EigMethod requested, int64_t n, int64_t batch, DTyp
     if (r.real_only && !real) continue;
     if (r.values_only && compute_v) continue;
     if (r.vectors_only && !compute_v) continue;
+    if (r.single_precision_only && compute != DType::Float32) continue;
     if (!available(r.method, n, compute, compute_v, avail)) continue;
     return r.method;
   }

@@ -79,6 +79,7 @@ struct EighRule {
   bool vectors_only = false;  // the row applies only when eigenvectors are wanted
   int64_t min_n = 0;
   int64_t max_batch = INT64_MAX;
+  bool single_precision_only = false;  // the row applies only to float32 compute
 };
 
 // The method "auto" picks; a forced method that cannot run (e.g. syevj with n > 32,

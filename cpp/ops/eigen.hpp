@@ -13,14 +13,17 @@ namespace gpuarr {
 struct EighResult {
   NDArray w;             // (..., n) ascending, real dtype
   NDArray v;             // (..., n, n) eigenvectors as columns (when asked for)
-  bool failed = false;   // a cuSOLVER info was nonzero (did not converge / NaN input)
+  bool failed = false;   // a cuSOLVER info was nonzero (did not converge / NaN input);
+                         // never set by syevjBatched, whose info is not read back
   EigMethod method = EigMethod::Auto;  // the method that ran
 };
 
-// a: (..., n, n) of any dtype; only the `lower` (or upper) triangle is read.
-// The transposed view of a stack of matrices (..., n, n), copied in C order as dtype t.
+// The transposed view of a stack of matrices (..., n, n) (no copy), and that view copied in
+// C order as dtype t.
+NDArray swap_last_two_axes(const NDArray& a);
 NDArray transpose_copy(const NDArray& a, DType t);
 
+// a: (..., n, n) of any dtype; only the `lower` (or upper) triangle is read.
 EighResult eigh_solve(const NDArray& a, bool lower, bool compute_v, EigMethod method);
 // eigh_solve, except that method Own WITH vectors (forced or chosen by "auto") runs the
 // tridiagonal + QL kernel (eigen_tridiag_vectors.cu); the binding calls this one.

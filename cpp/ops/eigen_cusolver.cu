@@ -35,12 +35,16 @@
 namespace gpuarr {
 // The transposed view of a stack of matrices, copied in C order (dtype `t`): column-major
 // matrices for cuSOLVER from C-order input, and C-order results from column-major output.
-NDArray transpose_copy(const NDArray& a, DType t) {
+NDArray swap_last_two_axes(const NDArray& a) {
   NDArray view = a;
   const int64_t nd = view.ndim();
   std::swap(view.shape[nd - 2], view.shape[nd - 1]);
   std::swap(view.strides[nd - 2], view.strides[nd - 1]);
-  return copy_array(view, t, 'C');
+  return view;
+}
+
+NDArray transpose_copy(const NDArray& a, DType t) {
+  return copy_array(swap_last_two_axes(a), t, 'C');
 }
 
 namespace {
@@ -471,9 +475,16 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
     check_launch("eigh_poison_kernel");
   });
   // One small readback: any nonzero info (also waits for the host workspace's last use).
-  res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
+  // Not for syevjBatched, which has no host workspace and whose only failure is Jacobi
+  // stopping at its sweep limit (100) above the tolerance: its result is then returned as
+  // it stands, as the own Jacobi kernel's is at its limit. The readback's wait would cost a
+  // queue of small batched calls ~30 us each (the host's next call no longer overlaps
+  // the GPU); NaN and inf input is flagged and poisoned above without it.
+  if (method != EigMethod::Syevj) res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
   res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
-  if (compute_v) res.v = transpose_copy(cm, out_t);
+  // The eigenvectors are the columns of cm's column-major matrices: their transposed view
+  // (F order in the last two axes, as CuPy's and PyTorch's eigh return them) needs no copy.
+  if (compute_v) res.v = (out_t == ct) ? swap_last_two_axes(cm) : transpose_copy(cm, out_t);
   return res;
 }
 

@@ -137,19 +137,34 @@ TEST(EigenPlan, AutoChoice) {
   EXPECT_EQ(auto_pick(16, 100, DType::Complex64, true), EigMethod::Syevj);
   EXPECT_EQ(auto_pick(100, 100, DType::Complex64, true), EigMethod::XsyevBatched);
   EXPECT_EQ(auto_pick(100, 1, DType::Complex64, true), EigMethod::Syevd);
-  // With vectors (sweep and probe of 2026-11-21): Jacobi for n <= 16, then the tridiagonal
-  // + QL kernel from the batch size where it beats the library.
+  // With vectors (sweep of 2026-11-28): the tridiagonal + QL kernel for n <= 4, for n <= 8
+  // below 2048 matrices, and for n = 17-32 from 400 matrices (n = 25-32 in float32 only);
+  // syevjBatched for the other matrices up to n = 32.
   for (int64_t b : {1, 1000}) {
     EXPECT_EQ(auto_pick(8, b, DType::Float32, true), EigMethod::Own);
-    EXPECT_EQ(auto_pick(16, b, DType::Float64, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(8, b, DType::Float64, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(12, b, DType::Float32, true), EigMethod::Syevj);
+    EXPECT_EQ(auto_pick(16, b, DType::Float64, true), EigMethod::Syevj);
+  }
+  for (DType t : {DType::Float32, DType::Float64}) {
+    EXPECT_EQ(auto_pick(4, 4096, t, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(8, 2047, t, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(8, 2048, t, true), EigMethod::Syevj);
+    EXPECT_EQ(auto_pick(16, 4096, t, true), EigMethod::Syevj);
+    EXPECT_EQ(auto_pick(17, 399, t, true), EigMethod::Syevj);
+    EXPECT_EQ(auto_pick(17, 400, t, true), EigMethod::Own);
+    EXPECT_EQ(auto_pick(24, 1000, t, true), EigMethod::Own);
   }
   EXPECT_EQ(auto_pick(45, 256, DType::Float32, true), EigMethod::Own);
   EXPECT_EQ(auto_pick(100, 500, DType::Float32, true), EigMethod::Own);
   EXPECT_EQ(auto_pick(32, 1000, DType::Float32, true), EigMethod::Own);
+  EXPECT_EQ(auto_pick(25, 400, DType::Float32, true), EigMethod::Own);
   EXPECT_EQ(auto_pick(40, 1, DType::Float64, true), EigMethod::Own);
   // Where the library wins even with the own kernel in "auto".
   EXPECT_EQ(auto_pick(17, 1, DType::Float32, true), EigMethod::Syevj);
   EXPECT_EQ(auto_pick(32, 100, DType::Float32, true), EigMethod::Syevj);
+  EXPECT_EQ(auto_pick(25, 400, DType::Float64, true), EigMethod::Syevj);
+  EXPECT_EQ(auto_pick(32, 4096, DType::Float64, true), EigMethod::Syevj);
   EXPECT_EQ(auto_pick(64, 100, DType::Float32, true), EigMethod::XsyevBatched);
   EXPECT_EQ(auto_pick(100, 10, DType::Float32, true), EigMethod::XsyevBatched);
   EXPECT_EQ(auto_pick(100, 1, DType::Float32, true), EigMethod::Syevd);

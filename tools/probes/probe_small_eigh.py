@@ -1,22 +1,35 @@
-"""Batched eigh of small float32 matrices by method: the routing table's pick, the own QL
-kernel, cuSOLVER's syevjBatched and XsyevBatched, and CuPy's eigh, interleaved round by
+"""Batched eigh (or eigvalsh) of small real matrices by method: the routing table's pick,
+the own kernel, cuSOLVER's syevjBatched and XsyevBatched, and CuPy's, interleaved round by
 round (us per call, device time included: each batch of calls ends with a sync).
 
-    python -m tools.probes.probe_small_eigh [rounds]
+    python -m tools.probes.probe_small_eigh [--rounds R] [--n 12,16,24]
+        [--batch 100,1000,4096] [--methods auto,own,syevj,xsyev_batched] [--values]
+        [--dtype float32]
 
-The question: from which batch size does the own kernel lose to the library at n <= 24
-(the `{16, 1, ..., Own}` rule of `kH100EighRules`, cpp/core/routing_thresholds.cpp)?
+The question: at which (n, batch) does the own kernel lose to the library (the `Own` rows
+of `kH100EighRules`, cpp/core/routing_thresholds.cpp)? One line per shape.
 """
 
-import sys
+import argparse
 
 import numpy as np
 
-from tools.probes.probe_rounds import interleaved_medians, print_medians
+from tools.probes.probe_rounds import interleaved_medians
+
+
+def _ints(text):
+    return [int(v) for v in text.split(",")]
 
 
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    p = argparse.ArgumentParser()
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--n", type=_ints, default=[12, 16, 24])
+    p.add_argument("--batch", type=_ints, default=[100, 1000, 4096])
+    p.add_argument("--methods", default="auto,own,syevj,xsyev_batched")
+    p.add_argument("--values", action="store_true", help="eigvalsh instead of eigh")
+    p.add_argument("--dtype", default="float32")
+    args = p.parse_args()
     import gpuarr as ga
     try:
         import cupy as cp
@@ -28,21 +41,27 @@ def main():
         if cp is not None:
             cp.cuda.Device().synchronize()
 
+    ours = ga.linalg.eigvalsh if args.values else ga.linalg.eigh
+    methods = args.methods.split(",")
     rng = np.random.default_rng(0)
-    for n in (12, 16, 24):
-        for batch in (100, 1000, 4096):
-            h = rng.standard_normal((batch, n, n)).astype(np.float32)
+    print(f"{'eigvalsh' if args.values else 'eigh'} {args.dtype}, us per call, median of "
+          f"{args.rounds} interleaved rounds")
+    print(f"{'n':>4s} {'batch':>6s}" + "".join(f" {m:>13s}" for m in methods)
+          + ("        cupy" if cp is not None else ""))
+    for n in args.n:
+        for batch in args.batch:
+            h = rng.standard_normal((batch, n, n)).astype(args.dtype)
             h = h + h.transpose(0, 2, 1)
             g = ga.asarray(h)
-            cases = {}
-            for m in ("auto", "own", "syevj", "xsyev_batched"):
-                cases[m] = (lambda m=m: ga.linalg.eigh(g, _method=m), sync)
+            cases = {m: (lambda m=m: ours(g, _method=m), sync) for m in methods}
             if cp is not None:
                 c = cp.asarray(h)
-                cases["cupy"] = (lambda: cp.linalg.eigh(c), sync)
-            print(f"eigh {batch}x{n}x{n} float32")
-            print_medians(interleaved_medians(cases, rounds, calls=20, warm_calls=3),
-                          width=16, digits=1)
+                theirs = cp.linalg.eigvalsh if args.values else cp.linalg.eigh
+                cases["cupy"] = (lambda: theirs(c), sync)
+            med = {k: v[len(v) // 2]
+                   for k, v in interleaved_medians(cases, args.rounds, calls=20,
+                                                   warm_calls=3).items()}
+            print(f"{n:4d} {batch:6d}" + "".join(f" {med[k]:13.1f}" for k in cases), flush=True)
 
 
 if __name__ == "__main__":

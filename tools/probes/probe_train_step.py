@@ -11,7 +11,8 @@ the step and kth_eigvalh forward + backward with the gradient kernel and with Py
 gpuarr's eigh alone, the DLPack conversions it makes, and the step with an eigensolver that
 costs only the eigenvalues-only kernel's GPU time; then the GPU kernel time per step
 (torch.profiler) with and without the eigensolver. `--no-gpuarr`: PyTorch's own step in a
-process without gpuarr. `--paired`: kth_eigvalh's step minus PyTorch's own, round by round.
+process without gpuarr. `--paired`: kth_eigvalh's step against the do-nothing autograd
+Function's step and PyTorch's own, difference and ratio round by round.
 """
 
 import contextlib
@@ -211,33 +212,39 @@ def paired_rounds(cases, rounds, measure, warm_steps=20):
 
 
 def print_paired(samples, base, heading):
-    """Per case and metric: the median over rounds and, in brackets, the median over rounds
-    of the difference to case `base` in the same round (the host's drift cancels)."""
+    """Per case and metric: the median over rounds and, in brackets, the medians over rounds
+    of the difference and of the ratio to case `base` in the same round (the host's drift
+    cancels)."""
     import statistics
     keys = list(samples[base][0])
     print(heading)
-    print(f"  {'':50s}" + "".join(f"{k:>24s}" for k in keys))
+    print(f"  {'':50s}" + "".join(f"{k:>34s}" for k in keys))
     for name, v in samples.items():
         cells = []
         for k in keys:
             med = statistics.median(s[k] for s in v)
             diff = statistics.median(s[k] - b[k] for s, b in zip(v, samples[base]))
-            cells.append(f"{med:12.1f} ({diff:+9.1f})")
-        print(f"  {name:50s}" + "".join(f"{c:>24s}" for c in cells))
+            ratio = statistics.median(s[k] / b[k] for s, b in zip(v, samples[base]))
+            cells.append(f"{med:12.1f} ({diff:+9.1f}, {ratio:6.3f}x)")
+        print(f"  {name:50s}" + "".join(f"{c:>34s}" for c in cells))
 
 
 def paired(rounds):
-    """The step with kth_eigvalh against PyTorch's own step (the stand-in A[..., k, k]),
-    interleaved round by round with the differences taken per round, so that the host's
-    drift between rounds cancels; also kth_eigvalh with no kernel launched (its host work
-    alone) and with its backward as PyTorch ops."""
+    """The step with kth_eigvalh against the same step with a do-nothing autograd Function
+    (the issue's floor for any such helper) and PyTorch's own step (the stand-in
+    A[..., k, k]), interleaved round by round with the differences and ratios taken per
+    round, so that the host's drift between rounds cancels; also kth_eigvalh with no kernel
+    launched (its host work alone) and with its backward as PyTorch ops."""
     import torch
 
     import gpuarr.torch as gt
+    from benchmarks.interop import _zeros_function
 
-    floor = "PyTorch's own step (A[..., k, k] * 1.0)"
+    floor = "do-nothing autograd Function"
     cases = {
-        floor: (_model_and_step(torch, lambda A, k: A[..., k, k] * 1.0)[-1], False),
+        floor: (_model_and_step(torch, _zeros_function(torch))[-1], False),
+        "PyTorch's own step (A[..., k, k] * 1.0)":
+            (_model_and_step(torch, lambda A, k: A[..., k, k] * 1.0)[-1], False),
         "kth_eigvalh": (_model_and_step(torch, gt.kth_eigvalh)[-1], False),
         "kth_eigvalh, no kernel launched (host work only)":
             (_model_and_step(torch, gt.kth_eigvalh)[-1], True),
@@ -247,7 +254,8 @@ def paired(rounds):
     calls, sync = 100, torch.cuda.synchronize
     samples = paired_rounds(cases, rounds, lambda step: {"us": per_call(step, sync, calls)})
     print_paired(samples, floor, f"us per step, {rounds} interleaved rounds of {calls} steps: "
-                 f"median, and (the median over rounds of the difference to PyTorch's own step)")
+                 f"median, and (the medians over rounds of the difference and ratio to the "
+                 f"do-nothing Function's step)")
 
 
 if __name__ == "__main__":

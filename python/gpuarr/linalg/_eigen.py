@@ -46,8 +46,9 @@ def _eigh(a, UPLO, compute_v, method):
     a = _as_array(a)
     w, v, failed, _ = _core._eigh(a, lower, compute_v, method)
     if failed:
-        # cuSOLVER reported non-convergence. NumPy (LAPACK) returns NaN for NaN/inf input
-        # and raises only for finite input that does not converge.
+        # cuSOLVER reported non-convergence (syevd, XsyevBatched; batched Jacobi returns
+        # its last iterate unreported). NumPy (LAPACK) returns NaN for NaN/inf input and
+        # raises only for finite input that does not converge.
         if _all_finite(a):
             raise LinAlgError("Eigenvalues did not converge")
         w[...] = _np.nan
