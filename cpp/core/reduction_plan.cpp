@@ -83,16 +83,16 @@ ReductionPlan plan_reduction(const Dims& shape, const Dims& strides,
     }
   }
   p.chunks = std::max<int64_t>(1, std::min<int64_t>(chunks, 65535));
-  p.warp_per_output = p.strategy == ReduceStrategy::Inner && p.reduced_shape.size() == 1 &&
+  p.lane_group_per_output = p.strategy == ReduceStrategy::Inner && p.reduced_shape.size() == 1 &&
                       p.chunks == 1 &&
                       p.n_out >= sms * kReduceInnerBlocksPerSm * kReduceWarps / 2;
   return p;
 }
 
-int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size) {
-  const int64_t loads = std::max<int64_t>(1, n_reduce * item_size / 64);  // 4 x 16 bytes
+int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size, ReduceLoads loads) {
+  const int64_t lane_loads = std::max<int64_t>(1, n_reduce * item_size / loads.bytes());
   int lanes = 1;
-  while (lanes < 32 && lanes * 2 <= loads) lanes *= 2;
+  while (lanes < 32 && lanes * 2 <= lane_loads) lanes *= 2;
   return lanes;
 }
 

@@ -39,14 +39,30 @@ struct ReductionPlan {
   // axis 1 of 16384x1024 float32 on the H200, tools/probes/reduce_blocks.cu: 21.7 us a
   // warp a row, 50.3 a block a row; 4096^2: 22.7 and 27.9). The kernel uses it where that
   // dim is contiguous.
-  bool warp_per_output = false;
+  bool lane_group_per_output = false;
 };
 
-// Lanes of a warp for each output where the plan takes warp_per_output: rows of n_reduce
-// contiguous elements of item_size bytes get a power of two of lanes, up to 32, each with
-// at least four 16-byte vectors to read, the loads a lane has in flight at once (rows of
-// 32 float32: 2 lanes, 16 rows a warp).
-int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size);
+// What a reduction thread loads at once from a contiguous row: `loads` vectors of
+// `vector_bytes` each, in flight together. One table for the kernels (ops/reduce.cuh reads
+// it at compile time) and the launch (the lanes an output). Four 16-byte vectors, except
+// for the index-carrying accumulators (argmax/argmin): at most 4 elements a vector, two in
+// flight, since their 16 or 8 elements of 1 or 2 bytes a vector, or four vectors of any
+// type, spill the 64 registers that four blocks an SM leave a thread.
+struct ReduceLoads {
+  int vector_bytes;
+  int loads;
+  constexpr int bytes() const { return vector_bytes * loads; }
+};
+constexpr ReduceLoads reduce_loads(bool carries_index, int item_size) {
+  if (!carries_index) return ReduceLoads{16, 4};
+  return ReduceLoads{4 * item_size < 16 ? 4 * item_size : 16, 2};
+}
+
+// Lanes of a warp for each output where the plan takes lane_group_per_output: rows of
+// n_reduce contiguous elements of item_size bytes get a power of two of lanes, up to 32,
+// each with at least the bytes a lane has in flight at once to read (rows of 32 float32
+// summed: 2 lanes, 16 rows a warp).
+int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size, ReduceLoads loads);
 
 // `axes`: normalized, distinct axis numbers (the caller checks them); empty with
 // `all_axes` false means no axis (a copy-like reduction of size-1 groups).

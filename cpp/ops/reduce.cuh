@@ -32,17 +32,11 @@ template <class C> struct ArgAcc {
   int64_t i;
 };
 
-// Bytes a thread loads at once from a contiguous row: 16, or at most 4 elements for the
-// index-carrying accumulators (argmax/argmin), whose 16 or 8 elements of 1 or 2 bytes a
-// vector, two vectors in flight, spill the 64 registers four blocks an SM leave a thread.
+// What a thread loads at once from a contiguous row (core/reduction_plan.hpp's table).
 template <class Acc> constexpr bool kCarriesIndex = false;
 template <class C> constexpr bool kCarriesIndex<ArgAcc<C>> = true;
 template <class Acc, class In>
-constexpr int kReduceVectorBytes =
-    kCarriesIndex<Acc> && 4 * sizeof(In) < 16 ? int(4 * sizeof(In)) : 16;
-// Vectors a thread loads before it combines them: four (64 bytes in flight a thread),
-// two for the index-carrying accumulators, whose registers four would spill.
-template <class Acc> constexpr int kReduceLoads = kCarriesIndex<Acc> ? 2 : 4;
+constexpr ReduceLoads kReduceLoads = reduce_loads(kCarriesIndex<Acc>, int(sizeof(In)));
 
 template <class T> __device__ __forceinline__ T highest() {
   if constexpr (ufn::is_cplx_v<T>) {
@@ -206,8 +200,8 @@ __device__ __forceinline__ typename Op::Acc load_mapped(const Op& op, const char
 }
 
 // Accumulates elements [r0, r1) of one contiguous row: thread t of `step` takes elements
-// t, t + step, ..., in vectors of kReduceVectorBytes where row + r0 is aligned (a row of
-// floats is one vector load per 4), kReduceLoads vectors at a time, element i mapped with
+// t, t + step, ..., in kReduceLoads' vectors where row + r0 is aligned (a row of floats is
+// one vector load per 4), kReduceLoads' count of them at a time, element i mapped with
 // the flat reduced index f + i. The whole block takes a row (step = kReduceThreads), or a
 // group of a warp's lanes (accumulate_lanes_row).
 template <class Op, class In, bool Partial>
@@ -215,7 +209,7 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
                                                                   int64_t r0, int64_t r1, int t,
                                                                   int step, int64_t f) {
   using Acc = typename Op::Acc;
-  constexpr int kBytes = kReduceVectorBytes<Acc, In>;
+  constexpr int kBytes = kReduceLoads<Acc, In>.vector_bytes;
   constexpr int V = sizeof(In) >= kBytes ? 1 : kBytes / sizeof(In);
   using Vec = VecOf<In, V, (V > 1 ? kBytes : alignof(In))>;
   auto mapped = [&](const In& x, int64_t r) -> Acc {
@@ -229,7 +223,8 @@ __device__ __forceinline__ typename Op::Acc accumulate_contiguous(const Op& op, 
       const int64_t nv = (r1 - r0) / V;
       const auto* pv = reinterpret_cast<const Vec*>(row + r0);
       int64_t k = t;
-      if constexpr (kReduceLoads<Acc> == 4) {
+      static_assert(kReduceLoads<Acc, In>.loads == 4 || kReduceLoads<Acc, In>.loads == 2);
+      if constexpr (kReduceLoads<Acc, In>.loads == 4) {
         for (; k + 3 * step < nv; k += 4 * step) {
           Vec v[4];
 #pragma unroll
@@ -434,7 +429,8 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream
                          reinterpret_cast<const void*>(&reduce_outer_kernel<Op, Acc, Out, true>)},
                         {handles[0], handles[1], handles[2], handles[3]},
                         int(sizeof(In)),
-                        int(sizeof(Acc))};
+                        int(sizeof(Acc)),
+                        kReduceLoads<Acc, In>};
   run_reduction_kernels(k, p, in, out, stream, center);
 }
 

@@ -73,8 +73,8 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
   }
   const unsigned gy = static_cast<unsigned>(a.chunks);
   const bool inner = p.strategy == ReduceStrategy::Inner;
-  a.lanes_per_output = p.warp_per_output && a.contiguous_reduce
-                           ? reduce_lanes_per_output(p.n_reduce, k.in_size)
+  a.lanes_per_output = p.lane_group_per_output && a.contiguous_reduce
+                           ? reduce_lanes_per_output(p.n_reduce, k.in_size, k.loads)
                            : 0;
   // Outputs a block: each warp takes 32 / lanes_per_output of them.
   const int64_t per_block =

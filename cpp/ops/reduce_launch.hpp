@@ -28,7 +28,7 @@ struct ReduceArgs {
   // One value per output that the op reads (SquaredDeviationOp's centres); else null.
   const void* center;
   // The Inner kernel gives each output this many lanes of a warp instead of a block
-  // (ReductionPlan::warp_per_output, reduce_lanes_per_output); 0: a block an output.
+  // (ReductionPlan::lane_group_per_output, reduce_lanes_per_output); 0: a block an output.
   int lanes_per_output;
 };
 
@@ -39,6 +39,7 @@ struct ReduceKernels {
   const void* kernel[4];
   std::atomic<void*>* handles[4];  // each kernel's driver handles (runtime/kernel_launch.hpp)
   int in_size, acc_size;
+  ReduceLoads loads;  // what a thread of the kernels over the input loads at once
 };
 
 // Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of

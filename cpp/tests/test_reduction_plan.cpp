@@ -47,26 +47,36 @@ TEST(ReductionPlan, ManyOutputsTakeAWarpEach) {
   auto rows = [](int64_t n_rows, int64_t n) {
     return plan_reduction(Dims{n_rows, n}, Dims{n * 4, 4}, {1}, false, 132);
   };
-  EXPECT_TRUE(rows(half_wave, 1024).warp_per_output);
-  EXPECT_TRUE(rows(4096, 4096).warp_per_output);
+  EXPECT_TRUE(rows(half_wave, 1024).lane_group_per_output);
+  EXPECT_TRUE(rows(4096, 4096).lane_group_per_output);
   EXPECT_EQ(rows(4096, 4096).chunks, 1);
-  EXPECT_FALSE(rows(half_wave - 1, 1024).warp_per_output);  // a block an output
+  EXPECT_FALSE(rows(half_wave - 1, 1024).lane_group_per_output);  // a block an output
   // Along axis 0 (a thread an output) and over two reduced dims: never.
-  EXPECT_FALSE(plan_reduction(Dims{4096, 4096}, Dims{4096 * 4, 4}, {0}, false, 132).warp_per_output);
+  EXPECT_FALSE(plan_reduction(Dims{4096, 4096}, Dims{4096 * 4, 4}, {0}, false, 132).lane_group_per_output);
   const auto two = plan_reduction(Dims{4096, 3, 5}, Dims{120, 40, 4}, {1, 2}, false, 132);  // [:, ::2]
   EXPECT_EQ(two.strategy, ReduceStrategy::Inner);
   EXPECT_EQ(two.reduced_shape, (Dims{3, 5}));
-  EXPECT_FALSE(two.warp_per_output);
+  EXPECT_FALSE(two.lane_group_per_output);
 }
 
 TEST(ReductionPlan, LanesPerOutputFollowTheRowBytes) {
-  EXPECT_EQ(reduce_lanes_per_output(32, 4), 2);     // 128 bytes: four vectors a lane
-  EXPECT_EQ(reduce_lanes_per_output(256, 4), 16);   // 1 KB
-  EXPECT_EQ(reduce_lanes_per_output(512, 4), 32);   // 2 KB: the whole warp
-  EXPECT_EQ(reduce_lanes_per_output(4096, 8), 32);  // long rows: the whole warp
-  EXPECT_EQ(reduce_lanes_per_output(37, 4), 2);     // 148 bytes
-  EXPECT_EQ(reduce_lanes_per_output(3, 1), 1);      // a few bytes: a lane an output
-  EXPECT_EQ(reduce_lanes_per_output(1, 16), 1);
+  const ReduceLoads sum = reduce_loads(false, 4);  // four 16-byte vectors in flight
+  EXPECT_EQ(sum.bytes(), 64);
+  EXPECT_EQ(reduce_lanes_per_output(32, 4, sum), 2);     // 128 bytes: 64 a lane
+  EXPECT_EQ(reduce_lanes_per_output(256, 4, sum), 16);   // 1 KB
+  EXPECT_EQ(reduce_lanes_per_output(512, 4, sum), 32);   // 2 KB: the whole warp
+  EXPECT_EQ(reduce_lanes_per_output(4096, 8, reduce_loads(false, 8)), 32);  // long rows
+  EXPECT_EQ(reduce_lanes_per_output(37, 4, sum), 2);     // 148 bytes
+  EXPECT_EQ(reduce_lanes_per_output(3, 1, reduce_loads(false, 1)), 1);  // a lane an output
+  EXPECT_EQ(reduce_lanes_per_output(1, 16, reduce_loads(false, 16)), 1);
+  // argmax/argmin: two vectors of at most 4 elements in flight, so shorter rows fill a lane.
+  EXPECT_EQ(reduce_loads(true, 1).vector_bytes, 4);
+  EXPECT_EQ(reduce_loads(true, 1).bytes(), 8);
+  EXPECT_EQ(reduce_loads(true, 4).bytes(), 32);
+  EXPECT_EQ(reduce_loads(true, 16).vector_bytes, 16);
+  EXPECT_EQ(reduce_lanes_per_output(256, 1, reduce_loads(true, 1)), 32);  // 32 x 8 bytes
+  EXPECT_EQ(reduce_lanes_per_output(256, 4, reduce_loads(true, 4)), 32);
+  EXPECT_EQ(reduce_lanes_per_output(64, 4, reduce_loads(true, 4)), 8);
 }
 
 TEST(ReductionPlan, NonContiguousKeepsCOrder) {

@@ -107,7 +107,7 @@ void axis1_rows(const char* name, int64_t rows, int64_t n, T init) {
         a, reinterpret_cast<char*>(out), nullptr);
   }, 51);
   ReduceArgs g = a;
-  g.lanes_per_output = reduce_lanes_per_output(n, sizeof(T));
+  g.lanes_per_output = reduce_lanes_per_output(n, sizeof(T), kReduceLoads<typename Op::Acc, T>);
   const int64_t per_block = kReduceWarps * (32 / g.lanes_per_output);
   const float lanes = 1000 * timed([&] {
     reduce_inner_kernel<Op, T, T, false>
