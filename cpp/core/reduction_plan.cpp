@@ -83,9 +83,9 @@ ReductionPlan plan_reduction(const Dims& shape, const Dims& strides,
     }
   }
   p.chunks = std::max<int64_t>(1, std::min<int64_t>(chunks, 65535));
-  p.lane_group_per_output = p.strategy == ReduceStrategy::Inner && p.reduced_shape.size() == 1 &&
-                      p.chunks == 1 &&
-                      p.n_out >= sms * kReduceInnerBlocksPerSm * kReduceWarps / 2;
+  p.lane_group_per_output = p.strategy == ReduceStrategy::Inner &&
+                            p.reduced_shape.size() == 1 && p.chunks == 1 &&
+                            p.n_out >= sms * kReduceInnerBlocksPerSm * kReduceWarps / 2;
   return p;
 }
 

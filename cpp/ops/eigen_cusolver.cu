@@ -33,8 +33,9 @@
 #include "runtime/pinned_memory.hpp"
 
 namespace gpuarr {
-// The transposed view of a stack of matrices, copied in C order (dtype `t`): column-major
-// matrices for cuSOLVER from C-order input, and C-order results from column-major output.
+// The transposed view of a stack of matrices (the eigenvectors of column-major output), and
+// that view copied in C order (dtype `t`): column-major matrices for cuSOLVER from C-order
+// input, and C-order results from column-major output.
 NDArray swap_last_two_axes(const NDArray& a) {
   NDArray view = a;
   const int64_t nd = view.ndim();
@@ -480,7 +481,9 @@ EighResult eigh_solve(const NDArray& a_in, bool lower, bool compute_v, EigMethod
   // it stands, as the own Jacobi kernel's is at its limit. The readback's wait would cost a
   // queue of small batched calls ~30 us each (the host's next call no longer overlaps
   // the GPU); NaN and inf input is flagged and poisoned above without it.
-  if (method != EigMethod::Syevj) res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
+  if (method != EigMethod::Syevj) {
+    res.failed = linalg_detail::any_info_nonzero(info, batch, stream);
+  }
   res.w = (out_wt == wt) ? w : copy_array(w, out_wt, 'C');
   // The eigenvectors are the columns of cm's column-major matrices: their transposed view
   // (F order in the last two axes, as CuPy's and PyTorch's eigh return them) needs no copy.
