@@ -67,41 +67,12 @@ template <class Op, class In, class Out> struct ScanPieceLoad {
 template <class Out> struct ScanStore {
   template <class Acc> __device__ Out operator()(const Acc& a) const { return from_compute<Out>(a); }
 };
-// An element mapped to the accumulator, for rows of one piece whose output type is the
-// accumulator's: CUB then reads through a plain transform of the input pointer and writes
-// the output pointer itself, 9-18% faster than the piece form above (16M elements on the
-// H200, tools/probes/scan_forms.cu: float32 64.6 -> 57.6 us, int32 -> int64 99.6 -> 82.1,
-// float64 107.5 -> 98.2). The scans' ops (sums, products) do not read the index.
-template <class Op, class In> struct ScanMap {
-  Op op;
-  __device__ typename Op::Acc operator()(const In& x) const { return op.map(to_compute(x), 0); }
-};
 
 // One cub::DeviceScan per row (per piece of 2^30 elements for longer rows), all on `stream`
-// with one scratch allocation sized for the longest piece. Rows of one piece whose output
-// is the accumulator type (all but float16's) take the ScanMap form.
+// with one scratch allocation sized for the longest piece.
 template <class Op, class In, class Out>
 void device_scan_rows(const Op& op, const In* in, Out* out, int64_t rows, int64_t len,
                       cudaStream_t stream) {
-  if constexpr (std::is_same_v<Out, typename Op::Acc>) {
-    if (scan_piece_count(len) == 1) {
-      using MapIt = thrust::transform_iterator<ScanMap<Op, In>, const In*>;
-      auto scan = [&](void* tmp, size_t& bytes, const In* src, Out* dst) {
-        check_cuda(cub::DeviceScan::InclusiveScan(tmp, bytes, MapIt(src, ScanMap<Op, In>{op}),
-                                                  dst, CombineOp<Op>{op},
-                                                  static_cast<uint32_t>(len), stream),
-                   "cub::DeviceScan::InclusiveScan");
-      };
-      size_t bytes = 0;
-      scan(nullptr, bytes, in, out);
-      auto tmp = allocate_device_memory(bytes > 0 ? bytes : 1);
-      for (int64_t r = 0; r < rows; ++r) {
-        size_t row_bytes = bytes;
-        scan(tmp->ptr(), row_bytes, in + r * len, out + r * len);
-      }
-      return;
-    }
-  }
   using Load = ScanPieceLoad<Op, In, Out>;
   using InIt = thrust::transform_iterator<Load, thrust::counting_iterator<uint32_t>>;
   using OutIt = thrust::transform_output_iterator<ScanStore<Out>, Out*>;

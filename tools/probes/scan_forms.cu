@@ -1,9 +1,11 @@
-// 1-d cumulative sums of 16M elements: the library's form of cub::DeviceScan (input through
-// a transform iterator over a counting iterator that maps each element and folds in a
-// piece's carry, output through a transform output iterator; cpp/ops/scan.cu) against
-// plain pointers (cub::DeviceScan::InclusiveSum, float32 -> float32) and a plain cast
-// iterator (int32 -> int64, NumPy's accumulator); a device-to-device copy of the same bytes
-// for the bandwidth. Median GPU time. Build and run on the GPU machine, from the
+// 1-d cumulative sums of 16M elements, one call at a time: the library's form of
+// cub::DeviceScan (input through a transform iterator over a counting iterator that maps
+// each element and folds in a piece's carry, output through a transform output iterator;
+// cpp/ops/scan.cu) against plain pointers (cub::DeviceScan::InclusiveSum, float32 ->
+// float32) and a plain cast iterator (int32 -> int64, NumPy's accumulator); a
+// device-to-device copy of the same bytes for the bandwidth. Median GPU time of calls
+// timed one by one (the surface sweep's calls run back to back, and there the library's
+// form was not slower: docs/decisions.md). Build and run on the GPU machine, from the
 // repository root:
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/scan_forms.cu -o /tmp/scan_forms && /tmp/scan_forms
