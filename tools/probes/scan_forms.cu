@@ -1,12 +1,12 @@
-// 1-d cumulative sums of 16M elements, one call at a time: the library's form of
-// cub::DeviceScan (input through a transform iterator over a counting iterator that maps
-// each element and folds in a piece's carry, output through a transform output iterator;
-// cpp/ops/scan.cu) against plain pointers (cub::DeviceScan::InclusiveSum, float32 ->
-// float32) and a plain cast iterator (int32 -> int64, NumPy's accumulator); a
-// device-to-device copy of the same bytes for the bandwidth. Median GPU time of calls
-// timed one by one (the surface sweep's calls run back to back, and there the library's
-// form was not slower: docs/decisions.md). Build and run on the GPU machine, from the
-// repository root:
+// 1-d cumulative sums of 16M elements: the library's form of cub::DeviceScan (input
+// through a transform iterator over a counting iterator that maps each element and folds in
+// a piece's carry, output through a transform output iterator; cpp/ops/scan.cu) against a
+// plain cast iterator over the input pointer with the output pointer itself, beside a
+// device-to-device copy of the same bytes. Each timed one call at a time (median GPU time)
+// and back to back (20 calls queued between two events, as the surface sweep's loop runs
+// them), in rounds whose order alternates: one call at a time the cast iterator measured
+// 9-18% faster, while built into the library the sweep's scans ran 2-6% slower
+// (docs/decisions.md). Build and run on the GPU machine, from the repository root:
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/scan_forms.cu -o /tmp/scan_forms && /tmp/scan_forms
 #include <cub/device/device_scan.cuh>
@@ -44,6 +44,23 @@ __global__ void fill_kernel(T* p, int64_t n) {
     p[i] = T((uint32_t(i) * 2654435761u) % 7) - T(3);
 }
 
+// Mean time a call of `calls` calls queued back to back between two events, the way a loop
+// of calls runs (the surface sweep's timing).
+inline float queued(const std::function<void()>& f, int calls) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a, st);
+  for (int i = 0; i < calls; ++i) f();
+  cudaEventRecord(b, st);
+  cudaEventSynchronize(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms / calls;
+}
+
 template <class In, class Out>
 void run(const char* name, int64_t n) {
   In* x;
@@ -57,43 +74,50 @@ void run(const char* name, int64_t n) {
   const InIt lib_in(thrust::counting_iterator<uint32_t>(0), PieceLoad<Op, In, Out>{Op{}, x, nullptr});
   const OutIt lib_out(y, Store<Out>{});
   const auto cast_in = thrust::make_transform_iterator(x, Cast<Out>{});
-  size_t b1 = 0, b2 = 0, b3 = 0;
+  size_t b1 = 0, b2 = 0;
   CK(cub::DeviceScan::InclusiveScan(nullptr, b1, lib_in, lib_out, CombineOp<Op>{Op{}}, uint32_t(n), st));
   CK(cub::DeviceScan::InclusiveSum(nullptr, b2, cast_in, y, uint32_t(n), st));
-  void* tmp;
-  CK(cudaMalloc(&tmp, std::max({b1, b2, b3, size_t(16)})));
-  const float lib = 1000 * timed([&] {
-    size_t b = b1;
-    cub::DeviceScan::InclusiveScan(tmp, b, lib_in, lib_out, CombineOp<Op>{Op{}}, uint32_t(n), st);
-  }, 51);
-  const float cast = 1000 * timed([&] {
-    size_t b = b2;
-    cub::DeviceScan::InclusiveSum(tmp, b, cast_in, y, uint32_t(n), st);
-  }, 51);
-  float plain = 0;
-  if constexpr (std::is_same_v<In, Out>) {
-    size_t b = 0;
-    CK(cub::DeviceScan::InclusiveSum(nullptr, b, x, y, uint32_t(n), st));
-    void* t2;
-    CK(cudaMalloc(&t2, std::max(b, size_t(16))));
-    plain = 1000 * timed([&] {
-      size_t bb = b;
-      cub::DeviceScan::InclusiveSum(t2, bb, x, y, uint32_t(n), st);
-    }, 51);
-    CK(cudaFree(t2));
+  void *tmp1, *tmp2;
+  CK(cudaMalloc(&tmp1, std::max(b1, size_t(16))));
+  CK(cudaMalloc(&tmp2, std::max(b2, size_t(16))));
+  std::vector<std::pair<const char*, std::function<void()>>> forms = {
+      {"library form", [&] {
+         size_t b = b1;
+         cub::DeviceScan::InclusiveScan(tmp1, b, lib_in, lib_out, CombineOp<Op>{Op{}}, uint32_t(n), st);
+       }},
+      {"cast iterator", [&] {
+         size_t b = b2;
+         cub::DeviceScan::InclusiveSum(tmp2, b, cast_in, y, uint32_t(n), st);
+       }},
+      {"copy of the bytes", [&] {
+         cudaMemcpyAsync(y, reinterpret_cast<const char*>(x), n * sizeof(In), cudaMemcpyDeviceToDevice, st);
+         if (sizeof(Out) > sizeof(In))
+           cudaMemcpyAsync(reinterpret_cast<char*>(y) + n * sizeof(In), reinterpret_cast<const char*>(x),
+                           n * (sizeof(Out) - sizeof(In)), cudaMemcpyDeviceToDevice, st);
+       }}};
+  // Five rounds, the forms' order reversed every other round (a form timed first does not
+  // get the GPU's clocks or caches in a state of its own); medians over the rounds.
+  const size_t k = forms.size();
+  std::vector<std::vector<float>> one(k), loop(k);
+  for (auto& f : forms) queued(f.second, 3);
+  for (int round = 0; round < 5; ++round) {
+    for (size_t j = 0; j < k; ++j) {
+      const size_t i = round % 2 ? k - 1 - j : j;
+      one[i].push_back(1000 * timed(forms[i].second, 11));
+      loop[i].push_back(1000 * queued(forms[i].second, 20));
+    }
   }
   const double bytes = double(n) * (sizeof(In) + sizeof(Out));
-  const float copy = 1000 * timed([&] {
-    cudaMemcpyAsync(y, reinterpret_cast<const char*>(x), n * sizeof(In), cudaMemcpyDeviceToDevice, st);
-    if (sizeof(Out) > sizeof(In))
-      cudaMemcpyAsync(reinterpret_cast<char*>(y) + n * sizeof(In), reinterpret_cast<const char*>(x),
-                      n * (sizeof(Out) - sizeof(In)), cudaMemcpyDeviceToDevice, st);
-  }, 51);
-  printf("%s, %lld elements (%.0f MB read + written): library form %.1f us (%.0f GB/s)   "
-         "cast iterator %.1f   plain pointers %.1f   copy of the bytes %.1f (%.0f GB/s)\n",
-         name, (long long)n, bytes / 1e6, lib, bytes / lib / 1e3, cast, plain, copy,
-         bytes / copy / 1e3);
-  CK(cudaFree(tmp));
+  printf("%s, %lld elements (%.0f MB read + written), us: one call at a time / back to back\n",
+         name, (long long)n, bytes / 1e6);
+  for (size_t i = 0; i < k; ++i) {
+    std::sort(one[i].begin(), one[i].end());
+    std::sort(loop[i].begin(), loop[i].end());
+    printf("  %-18s %7.1f / %7.1f  (%.0f GB/s back to back)\n", forms[i].first, one[i][2],
+           loop[i][2], bytes / loop[i][2] / 1e3);
+  }
+  CK(cudaFree(tmp1));
+  CK(cudaFree(tmp2));
   CK(cudaFree(x));
   CK(cudaFree(y));
 }
