@@ -13,6 +13,7 @@
 #include "runtime/cuda_check.hpp"
 #include "ops/reduce.cuh"
 #include "ops/scan.hpp"
+#include "ops/scan_iterators.cuh"
 
 namespace gpuarr {
 namespace {
@@ -48,24 +49,6 @@ template <class Op> struct HalfRounded : Op {
   __device__ typename Op::Acc combine(typename Op::Acc a, typename Op::Acc b) const {
     return __half2float(__float2half_rn(Op::combine(a, b)));
   }
-};
-
-// Element j of one piece of a row, mapped to the accumulator; the first element of a piece
-// after the first is combined with the last result of the piece before (`carry`, already
-// an output: exact in the accumulator, as float16 scans round every partial to float16).
-template <class Op, class In, class Out> struct ScanPieceLoad {
-  Op op;
-  const In* in;
-  const Out* carry;  // null for a row's first piece
-  __device__ typename Op::Acc operator()(uint32_t j) const {
-    typename Op::Acc x = op.map(to_compute(in[j]), j);
-    if (carry != nullptr && j == 0)
-      x = op.combine(acc_convert<typename Op::Acc>(to_compute(*carry)), x);
-    return x;
-  }
-};
-template <class Out> struct ScanStore {
-  template <class Acc> __device__ Out operator()(const Acc& a) const { return from_compute<Out>(a); }
 };
 
 // One cub::DeviceScan per row (per piece of 2^30 elements for longer rows), all on `stream`

@@ -1,6 +1,6 @@
 // 1-d cumulative sums of 16M elements: the library's form of cub::DeviceScan (input
 // through a transform iterator over a counting iterator that maps each element and folds in
-// a piece's carry, output through a transform output iterator; cpp/ops/scan.cu) against a
+// a piece's carry, output through a transform output iterator: ops/scan_iterators.cuh) against a
 // plain cast iterator over the input pointer with the output pointer itself, beside a
 // device-to-device copy of the same bytes. Each timed one call at a time (median GPU time)
 // and back to back (20 calls queued between two events, as the surface sweep's loop runs
@@ -15,24 +15,11 @@
 #include <thrust/iterator/transform_output_iterator.h>
 
 #include "ops/reduce.cuh"
+#include "ops/scan_iterators.cuh"
 #include "probe_timing.cuh"
 
 using namespace gpuarr;
 
-template <class Op, class In, class Out> struct PieceLoad {
-  Op op;
-  const In* in;
-  const Out* carry;
-  __device__ typename Op::Acc operator()(uint32_t j) const {
-    typename Op::Acc x = op.map(to_compute(in[j]), j);
-    if (carry != nullptr && j == 0)
-      x = op.combine(acc_convert<typename Op::Acc>(to_compute(*carry)), x);
-    return x;
-  }
-};
-template <class Out> struct Store {
-  template <class Acc> __device__ Out operator()(const Acc& a) const { return from_compute<Out>(a); }
-};
 template <class Out> struct Cast {
   template <class In> __device__ Out operator()(const In& a) const { return Out(a); }
 };
@@ -69,10 +56,10 @@ void run(const char* name, int64_t n) {
   CK(cudaMalloc(&y, n * sizeof(Out)));
   fill_kernel<In><<<4096, 256, 0, st>>>(x, n);
   using Op = SumOp<Out, false>;
-  using InIt = thrust::transform_iterator<PieceLoad<Op, In, Out>, thrust::counting_iterator<uint32_t>>;
-  using OutIt = thrust::transform_output_iterator<Store<Out>, Out*>;
-  const InIt lib_in(thrust::counting_iterator<uint32_t>(0), PieceLoad<Op, In, Out>{Op{}, x, nullptr});
-  const OutIt lib_out(y, Store<Out>{});
+  using InIt = thrust::transform_iterator<ScanPieceLoad<Op, In, Out>, thrust::counting_iterator<uint32_t>>;
+  using OutIt = thrust::transform_output_iterator<ScanStore<Out>, Out*>;
+  const InIt lib_in(thrust::counting_iterator<uint32_t>(0), ScanPieceLoad<Op, In, Out>{Op{}, x, nullptr});
+  const OutIt lib_out(y, ScanStore<Out>{});
   const auto cast_in = thrust::make_transform_iterator(x, Cast<Out>{});
   size_t b1 = 0, b2 = 0;
   CK(cub::DeviceScan::InclusiveScan(nullptr, b1, lib_in, lib_out, CombineOp<Op>{Op{}}, uint32_t(n), st));
