@@ -238,3 +238,20 @@ def test_scan_row_longer_than_one_piece():
     at = np.array([0, 2**30 - 3, 2**30 - 2, 2**30 - 1, 2**30, 2**30 + 1, n - 1])
     expected = np.where(at < 2**30 - 1, at + 1, at)
     np.testing.assert_array_equal(r[gpuarr.asarray(at)].get(), expected)
+
+
+def test_bool_scan_past_int32():
+    """A bool row of 2^31 or more elements scans in int64 partials (below that, int32
+    partials hold every partial sum): results past 2^31 - 1 are exact (about 19 GiB: 2 GiB
+    of bool in, 16 GiB of int64 out)."""
+    n = 2**31 + 5
+    if gpuarr.cuda.runtime.memGetInfo()[0] < 20 * 2**30:
+        pytest.skip("needs 20 GiB of free GPU memory")
+    x = gpuarr.ones(n, dtype=bool)
+    x[7] = False
+    r = gpuarr.cumsum(x)
+    del x
+    assert r.dtype == np.int64
+    at = np.array([0, 6, 7, 8, 2**31 - 3, 2**31 - 1, 2**31, n - 1])
+    expected = np.where(at < 7, at + 1, at)
+    np.testing.assert_array_equal(r[gpuarr.asarray(at)].get(), expected)

@@ -1,5 +1,7 @@
 #include "core/scan_plan.hpp"
 
+#include <cstdint>
+
 namespace gpuarr {
 
 ScanPath choose_scan_path(int64_t rows, int64_t len) {
@@ -12,5 +14,7 @@ int64_t scan_piece_count(int64_t len, int64_t max_piece) {
   if (len <= 0) return 0;
   return (len + max_piece - 1) / max_piece;
 }
+
+bool bool_scan_fits_int32(int64_t len) { return len <= int64_t(INT32_MAX); }
 
 }  // namespace gpuarr

@@ -29,4 +29,9 @@ constexpr int64_t kScanMaxPiece = int64_t(1) << 30;
 // Number of pieces of a row of `len` elements (0 for an empty row).
 int64_t scan_piece_count(int64_t len, int64_t max_piece = kScanMaxPiece);
 
+// Whether a bool row of `len` elements scans in int32 partials instead of NumPy's int64
+// result type (converted on the store): its partial sums are at most `len` and its partial
+// products 0 or 1, and a device-wide scan of 4-byte partials is faster than of 8-byte ones.
+bool bool_scan_fits_int32(int64_t len);
+
 }  // namespace gpuarr

@@ -47,3 +47,11 @@ TEST(ScanPlan, PieceCount) {
   EXPECT_EQ(scan_piece_count(10, 4), 3);
   EXPECT_EQ(scan_piece_count(8, 4), 2);
 }
+
+TEST(ScanPlan, BoolRowsFitInt32UpToItsMaximum) {
+  EXPECT_TRUE(bool_scan_fits_int32(0));
+  EXPECT_TRUE(bool_scan_fits_int32(int64_t(1) << 24));
+  EXPECT_TRUE(bool_scan_fits_int32(INT32_MAX));
+  EXPECT_FALSE(bool_scan_fits_int32(int64_t(INT32_MAX) + 1));
+  EXPECT_FALSE(bool_scan_fits_int32(int64_t(1) << 40));
+}
