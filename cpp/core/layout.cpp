@@ -277,6 +277,31 @@ void coalesce_dims(Dims& shape, std::vector<Dims>& strides) {
   for (auto& s : strides) s.resize(j);
 }
 
+int64_t widen_innermost(Dims& shape, std::vector<Dims>& strides,
+                        const std::vector<uintptr_t>& addresses, int64_t itemsize,
+                        int64_t max_word) {
+  if (shape.empty() || shape_size(shape) == 0) return itemsize;
+  const size_t d = shape.size() - 1;
+  for (const auto& s : strides)
+    if (s[d] != itemsize) return itemsize;
+  const int64_t bytes = shape[d] * itemsize;
+  int64_t word = itemsize;
+  for (int64_t w = max_word; w > itemsize; w /= 2) {
+    bool fits = bytes % w == 0;
+    for (uintptr_t a : addresses) fits = fits && a % static_cast<uintptr_t>(w) == 0;
+    for (const auto& s : strides)
+      for (size_t i = 0; fits && i < d; ++i) fits = s[i] % w == 0;
+    if (fits) {
+      word = w;
+      break;
+    }
+  }
+  if (word == itemsize) return itemsize;
+  shape[d] = bytes / word;
+  for (auto& s : strides) s[d] = word;
+  return word;
+}
+
 void memory_extent(const Dims& shape, const Dims& strides, int64_t itemsize, int64_t& lo,
                    int64_t& hi) {
   lo = 0;

@@ -65,6 +65,16 @@ Dims broadcast_strides(const Dims& shape, const Dims& strides, const Dims& targe
 // its shape. `strides` holds one stride vector per operand.
 void coalesce_dims(Dims& shape, std::vector<Dims>& strides);
 
+// The widest word, at most `max_word` bytes, that moves a same-type copy (coalesced shape,
+// one stride vector per operand, each operand's base address in `addresses`) whose
+// innermost dim is contiguous in every operand: every address and every outer stride a
+// multiple of the word, and the innermost dim's bytes too. The innermost dim is rescaled
+// to words (extent and strides) and the word's size returned; `itemsize` (nothing
+// changed) where no wider power of two fits.
+int64_t widen_innermost(Dims& shape, std::vector<Dims>& strides,
+                        const std::vector<uintptr_t>& addresses, int64_t itemsize,
+                        int64_t max_word);
+
 // True when two views of one allocation may touch a common byte.
 bool extents_overlap(int64_t offset_a, const Dims& shape_a, const Dims& strides_a,
                      int64_t offset_b, const Dims& shape_b, const Dims& strides_b,

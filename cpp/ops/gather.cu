@@ -155,7 +155,7 @@ bool gather_transposing(char* out, const Dims& os, const char* in, const Dims& i
   const dim3 grid(static_cast<unsigned>(tiles_x),
                   static_cast<unsigned>(std::min<int64_t>(tiles_y, 65535)),
                   static_cast<unsigned>(std::min<int64_t>(a.nbatch, 65535)));
-  gather_tiles_kernel<W, I><<<grid, dim3(kTransposeTile, kTransposeTileRows), 0, stream>>>(
+  gather_tiles_kernel<W, I><<<grid, dim3(kTransposeTile, kTransposeTileRows<W>), 0, stream>>>(
       a, rule_of(idx));
   check_launch("gather_tiles_kernel");
   return true;

@@ -54,8 +54,12 @@ template <class Op> struct HalfRounded : Op {
 
 // A sum or product op with another accumulator type.
 template <class Op, class A> struct WithAccOf;
-template <class A0, bool S, class A> struct WithAccOf<SumOp<A0, S>, A> { using type = SumOp<A, S>; };
-template <class A0, bool S, class A> struct WithAccOf<ProdOp<A0, S>, A> { using type = ProdOp<A, S>; };
+template <class A0, bool S, class A> struct WithAccOf<SumOp<A0, S>, A> {
+  using type = SumOp<A, S>;
+};
+template <class A0, bool S, class A> struct WithAccOf<ProdOp<A0, S>, A> {
+  using type = ProdOp<A, S>;
+};
 template <class Op, class A> using WithAcc = typename WithAccOf<Op, A>::type;
 
 // One cub::DeviceScan per row (per piece of 2^30 elements for longer rows), all on `stream`

@@ -30,12 +30,17 @@ __device__ __forceinline__ void element_offsets(const StridedArgs<N>& a, int64_t
                                                 int64_t (&off)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) off[k] = 0;
-  for (int d = a.ndim - 1; d >= 0; --d) {
+  // The outermost dim's index is what is left of i (i < the element count): no division.
+  for (int d = a.ndim - 1; d > 0; --d) {
     const int64_t n = a.shape[d];
     const int64_t idx = i % n;
     i /= n;
 #pragma unroll
     for (int k = 0; k < N; ++k) off[k] += idx * a.strides[k][d];
+  }
+  if (a.ndim > 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) off[k] += i * a.strides[k][0];
   }
 }
 
@@ -46,13 +51,17 @@ __device__ __forceinline__ void element_offsets32(const StridedArgs<N>& a, uint3
                                                   int64_t (&off)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) off[k] = 0;
-  for (int d = a.ndim - 1; d >= 0; --d) {
+  for (int d = a.ndim - 1; d > 0; --d) {
     const uint32_t n = static_cast<uint32_t>(a.shape[d]);
     const uint32_t q = i / n;
     const int64_t idx = static_cast<int64_t>(i - q * n);
     i = q;
 #pragma unroll
     for (int k = 0; k < N; ++k) off[k] += idx * a.strides[k][d];
+  }
+  if (a.ndim > 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) off[k] += static_cast<int64_t>(i) * a.strides[k][0];
   }
 }
 
@@ -81,9 +90,13 @@ inline dim3 grid_for(int64_t n, int threads) {
 
 // Transposing moves (a copy or a gather whose two sides are contiguous along different
 // dims) go through shared-memory tiles of kTransposeTile^2 elements, kTransposeTileRows
-// rows of threads a block, so that both the reads and the writes are coalesced.
+// rows of threads a block, so that both the reads and the writes are coalesced. Rows: 8
+// for elements of 8 bytes or more, 4 for narrower ones (8 loads a thread in flight for
+// 4-byte elements). Tiles of 64 x 64 for 4-byte elements ran twice as long
+// (docs/decisions.md).
 constexpr int kTransposeTile = 32;
-constexpr int kTransposeTileRows = 8;
+template <class W>
+constexpr int kTransposeTileRows = sizeof(W) >= 8 ? 8 : 4;
 
 template <class W>
 using TransposeTile = W[kTransposeTile][kTransposeTile + 1];  // +1: no bank conflicts
@@ -115,14 +128,14 @@ __device__ __forceinline__ void move_tile_transposed(TransposeTile<W>& tile, int
                                                      Load load, char* dst, int64_t dst_x) {
   const int64_t x = x0 + threadIdx.x;
 #pragma unroll
-  for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
+  for (int k = 0; k < kTransposeTile; k += kTransposeTileRows<W>) {
     const int64_t y = y0 + threadIdx.y + k;
     if (x < nx && y < ny) tile[threadIdx.y + k][threadIdx.x] = load(x, y);
   }
   __syncthreads();
   const int64_t wy = y0 + threadIdx.x;
 #pragma unroll
-  for (int k = 0; k < kTransposeTile; k += kTransposeTileRows) {
+  for (int k = 0; k < kTransposeTile; k += kTransposeTileRows<W>) {
     const int64_t wx = x0 + threadIdx.y + k;
     if (wx < nx && wy < ny)
       *reinterpret_cast<W*>(dst + wx * dst_x + wy * int64_t(sizeof(W))) =

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "core/errors.hpp"
 #include "core/layout.hpp"
 
@@ -152,6 +154,43 @@ TEST(Layout, CoalesceMergesContiguousDimensions) {
   EXPECT_EQ(shape, (Dims{2, 3}));
   EXPECT_EQ(strides[0], (Dims{4, 8}));
   EXPECT_EQ(strides[1], (Dims{24, 8}));
+}
+
+TEST(Layout, WidenInnermostToTheWidestWordThatFits) {
+  // Rows of 4096 float32 in reverse order (flip along axis 0): 16-byte words.
+  Dims shape{4096, 4096};
+  std::vector<Dims> strides{{16384, 4}, {-16384, 4}};
+  EXPECT_EQ(widen_innermost(shape, strides, {0x1000, 0x2000 + 4095 * 16384}, 4, 16), 16);
+  EXPECT_EQ(shape, (Dims{4096, 1024}));
+  EXPECT_EQ(strides[0], (Dims{16384, 16}));
+  EXPECT_EQ(strides[1], (Dims{-16384, 16}));
+  // An address 8-aligned only: 8-byte words.
+  shape = {4, 6};
+  strides = {{24, 4}, {24, 4}};
+  EXPECT_EQ(widen_innermost(shape, strides, {0x1008, 0x2000}, 4, 16), 8);
+  EXPECT_EQ(shape, (Dims{4, 3}));
+  EXPECT_EQ(strides[1], (Dims{24, 8}));
+  // An outer stride of one element (rows that start one element apart), a row of an odd
+  // number of bytes for any wider word, a strided or broadcast innermost dim: unchanged.
+  for (auto [sh, st, itemsize] :
+       {std::tuple<Dims, std::vector<Dims>, int64_t>{{8, 16}, {{64, 4}, {68, 4}}, 4},
+        {{8, 7}, {{28, 4}, {28, 4}}, 4},
+        {{8, 16}, {{64, 4}, {128, 8}}, 4},
+        {{8, 16}, {{64, 4}, {4, 0}}, 4}}) {
+    Dims shape2 = sh;
+    std::vector<Dims> strides2 = st;
+    EXPECT_EQ(widen_innermost(shape2, strides2, {0x1000, 0x2000}, itemsize, 16), itemsize);
+    EXPECT_EQ(shape2, sh);
+    EXPECT_EQ(strides2, st);
+  }
+  // Already 16 bytes (complex128), or empty: unchanged.
+  shape = {3, 5};
+  strides = {{80, 16}, {80, 16}};
+  EXPECT_EQ(widen_innermost(shape, strides, {0x1000, 0x2000}, 16, 16), 16);
+  EXPECT_EQ(shape, (Dims{3, 5}));
+  shape = {0, 5};
+  strides = {{20, 4}, {20, 4}};
+  EXPECT_EQ(widen_innermost(shape, strides, {0x1000, 0x2000}, 4, 16), 4);
 }
 
 TEST(Layout, MemoryExtent) {
