@@ -5,9 +5,10 @@
 // CUB picks its tuned sm_90 policies only for `plus` and the other operators it knows; the
 // library's operator (CombineOp of a sum or product op, which also rounds float16 partials)
 // gets CUB's untuned default, 128 threads x 15 items. 128 x 32 items with CUB's float
-// look-back delay measured fastest of 128 x 15/24/32/40/48, 192 x 32, 224 x 24, 256 x 16/32
-// on the H200 (docs/decisions.md): cumsum of 16M float32 back to back 57 -> 49 us, float64
-// 97 -> 85, int32 -> int64 92 -> 74, int64 97 -> 81.
+// look-back delay measured fastest or within 3% of it among 128 x 15/24/32/40/48/64,
+// 192 x 32, 224 x 24 and 256 x 16/32 on the H200 (docs/decisions.md): cumsum of 16M
+// float32 back to back 57 -> 49 us, float64 97 -> 85, int32 -> int64 92 -> 74, int64
+// 97 -> 81.
 #pragma once
 #include <cstdint>
 #include <iterator>
