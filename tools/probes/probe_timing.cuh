@@ -1,5 +1,6 @@
-// What the probes share: a status check that stops the probe, and the median GPU time of a
-// callable on the probe's stream `st` (one untimed call first).
+// What the probes share: a status check that stops the probe, the median GPU time of a
+// callable on the probe's stream `st` (one untimed call first), and its mean time in a
+// queue of calls.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -15,4 +16,21 @@ inline float timed(std::function<void()> f, int reps) {
   std::vector<float> t;
   for (int i = 0; i < reps; ++i) { cudaEventRecord(a, st); f(); cudaEventRecord(b, st); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
   std::sort(t.begin(), t.end()); return t[t.size() / 2];
+}
+
+// Mean time a call of `calls` calls queued back to back between two events, the way a loop
+// of calls runs (the surface sweep's timing).
+inline float queued(const std::function<void()>& f, int calls) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a, st);
+  for (int i = 0; i < calls; ++i) f();
+  cudaEventRecord(b, st);
+  cudaEventSynchronize(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms / calls;
 }

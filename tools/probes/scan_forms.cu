@@ -32,23 +32,6 @@ __global__ void fill_kernel(T* p, int64_t n) {
     p[i] = T((uint32_t(i) * 2654435761u) % 7) - T(3);
 }
 
-// Mean time a call of `calls` calls queued back to back between two events, the way a loop
-// of calls runs (the surface sweep's timing).
-inline float queued(const std::function<void()>& f, int calls) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  cudaEventRecord(a, st);
-  for (int i = 0; i < calls; ++i) f();
-  cudaEventRecord(b, st);
-  cudaEventSynchronize(b);
-  float ms;
-  cudaEventElapsedTime(&ms, a, b);
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return ms / calls;
-}
-
 // The library's iterators and operator through cub::DispatchScan with other tiles than
 // the library's (ops/scan_policy.cuh).
 template <int Threads, int Items, class InIt, class OutIt, class ScanOp>
