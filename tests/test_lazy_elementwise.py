@@ -166,6 +166,47 @@ def test_strided_and_reversed_operands(lazy, rng):
     assert_layout_equal(r2, hx + 1.0)
 
 
+def transposed(rng, shape, dtype, reverse=False):
+    """A host array of `shape` contiguous along its second-to-last dim (a C-order array with
+    its last two dims swapped; the other of them reversed when `reverse`), and its device
+    view."""
+    h = host(rng, shape[:-2] + (shape[-1], shape[-2]), dtype)
+    d = gpuarr.asarray(h)
+    if reverse:
+        h, d = h[..., ::-1, :], d[..., ::-1, :]
+    return np.swapaxes(h, -1, -2), gpuarr.swapaxes(d, -1, -2)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(64, 96), (33, 70), (100, 37), (2, 3, 40, 65), (32, 32)])
+def test_operands_contiguous_along_another_dim(lazy, rng, dtype, shape):
+    """a.T + b: operands contiguous along the result's second-to-last dim go through
+    shared-memory tiles (tiles cut by the edges, a batch, two such operands, one reversed,
+    beside full, broadcast and constant operands); three such operands take the rows. (An
+    expression whose first operation has only such operands and broadcasts keeps their
+    order, as NumPy's, and runs eagerly.)"""
+    ht, t = transposed(rng, shape, dtype)
+    hu, u = transposed(rng, shape, dtype, reverse=True)
+    hv, v = transposed(rng, shape, dtype)
+    hg = host(rng, shape, dtype)
+    g = gpuarr.asarray(hg)
+    hq = host(rng, shape[:-1] + (1,), dtype)
+    q = gpuarr.asarray(hq)
+    cases = [
+        (lambda xp, t, u, v, g, q: t + g),
+        (lambda xp, t, u, v, g, q: (t * 2.0 - g) / (u + 3.0)),
+        (lambda xp, t, u, v, g, q: xp.sqrt(xp.absolute(g - q)) + t),
+        (lambda xp, t, u, v, g, q: -u * g + xp.square(t)),
+        (lambda xp, t, u, v, g, q: t + u + v - g),
+    ]
+    for k, f in enumerate(cases):
+        r = f(gpuarr, t, u, v, g, q)
+        assert pending(r), k
+        want = f(np, ht, hu, hv, hg, hq)
+        np.testing.assert_array_equal(r.get(), want, err_msg=f"case {k}")
+        assert_bits_equal(r.get(), eager(lambda: f(gpuarr, t, u, v, g, q)))
+
+
 def test_unaligned_view_and_three_dims(lazy, rng):
     h = host(rng, (3 * 5 * 67 + 1,), np.float32)
     d = gpuarr.asarray(h)

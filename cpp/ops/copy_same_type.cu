@@ -87,7 +87,8 @@ struct TileArgs {
 };
 
 template <class W>
-__global__ void transpose_tiles_kernel(TileArgs a) {
+__global__ void __launch_bounds__(kTransposeTileThreads<W>, transpose_tile_blocks<W>(2048))
+    transpose_tiles_kernel(TileArgs a) {
   __shared__ TransposeTile<W> tile;
   const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
   const int64_t y0 = blockIdx.y * int64_t(kTransposeTile);

@@ -101,8 +101,11 @@ struct GatherTileArgs {
   StridedArgs<3> batch;              // operands as indexed_copy_kernel's: the other dims
 };
 
+// Three quarters of an SM's threads: at all of them (32 registers) the index loads of
+// 1-byte and 16-byte elements spilled.
 template <class W, class I>
-__global__ void gather_tiles_kernel(GatherTileArgs a, IndexRule r) {
+__global__ void __launch_bounds__(kTransposeTileThreads<W>, transpose_tile_blocks<W>(1536))
+    gather_tiles_kernel(GatherTileArgs a, IndexRule r) {
   __shared__ TransposeTile<W> tile;
   const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
   for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {

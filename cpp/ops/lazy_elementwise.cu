@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_pipeline_primitives.h>
 #include <memory>
 #include <vector>
 
@@ -55,14 +56,24 @@ Kind kind_of(LazyOp op) {
 
 // ---- the kernel ---------------------------------------------------------------------
 
-enum LeafMode : int { kBroadcast, kVector, kStrided };
+// The tiled kernel's leaves staged in shared memory: kTile, a leaf contiguous along the last
+// outer dim instead of the innermost (a.T + b), read along that dim and then across, so that
+// its reads are coalesced too; kStaged, another leaf read from memory.
+enum LeafMode : int { kBroadcast, kVector, kStrided, kTile, kStaged };
 
 struct LeafArg {
   const char* base;
   int64_t inner_stride;
   int64_t outer_stride[kMaxOuter];
   int mode;
+  int tile;  // kTile, kStaged: its tile in shared memory
 };
+
+// The tiled kernel's tiles are the transposing copy's (ops/strided.cuh: kTransposeTile^2
+// elements, kTransposeTileRows<T> rows of threads), at most kMaxTileLeaves kTile leaves
+// and kMaxStaged staged leaves in all.
+constexpr int kMaxTileLeaves = 2;
+constexpr int kMaxStaged = 4;
 
 template <class T>
 struct KernelArgs {
@@ -75,6 +86,8 @@ struct KernelArgs {
   uint8_t code[kMaxCode];
   uint8_t arg[kMaxCode];
   int ncode;
+  int nstaged;                      // tiled kernel: its kTile and kStaged leaves
+  uint8_t staged_leaf[kMaxStaged];
 };
 
 template <class T> struct Vec16;
@@ -116,6 +129,46 @@ __device__ inline void load_leaf(const LeafArg& l, const int64_t (&c)[kMaxOuter]
 #define GPUARR_LAZY_EACH(EXPR) \
   _Pragma("unroll") for (int i = 0; i < V; ++i) d[i] = EXPR;
 
+// The program over V elements a thread: load(leaf, d) fills d with a leaf's V elements;
+// the result lands in s0.
+template <class T, int V, class LoadLeaf>
+__device__ __forceinline__ void run_program(const KernelArgs<T>& a, LoadLeaf&& load,
+                                            T (&s0)[V]) {
+  T s1[V], s2[V], s3[V];
+  for (int pc = 0; pc < a.ncode; ++pc) {
+    const int arg = a.arg[pc];
+    switch (a.code[pc]) {
+      GPUARR_LAZY_CASES(kLeaf, load(a.leaf[arg], d))
+      GPUARR_LAZY_CASES(kConst, GPUARR_LAZY_EACH(a.consts[arg]))
+      // The eager loops' functors: each operation rounded on its own (ufunc_math.cuh).
+      GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(ufn::Add{}(d[i], e[i])))
+      GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(ufn::Subtract{}(d[i], e[i])))
+      GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(ufn::Multiply{}(d[i], e[i])))
+      GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(ufn::TrueDivide{}(d[i], e[i])))
+      GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(ufn::Sqrt{}(d[i])))
+      GPUARR_LAZY_CASES(kNeg, GPUARR_LAZY_EACH(ufn::Negative{}(d[i])))
+      GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(ufn::Square{}(d[i])))
+      GPUARR_LAZY_CASES(kAbs, GPUARR_LAZY_EACH(ufn::Absolute{}(d[i])))
+      default: break;
+    }
+  }
+}
+
+// The outer coordinates of row `row` (outer_shape padded with 1s in front).
+template <class T>
+__device__ __forceinline__ void outer_coords(const KernelArgs<T>& a, int64_t row,
+                                             int64_t (&c)[kMaxOuter]) {
+  c[0] = 0;
+  c[1] = 0;
+  c[2] = row;
+  if (a.outer_shape[0] != 1 || a.outer_shape[1] != 1) {
+    c[2] = row % a.outer_shape[2];
+    const int64_t t = row / a.outer_shape[2];
+    c[1] = t % a.outer_shape[1];
+    c[0] = t / a.outer_shape[1];
+  }
+}
+
 // One thread computes V consecutive elements of a row: 16 bytes, loaded and stored as one
 // vector when every operand allows it.
 template <class T, bool kVec>
@@ -126,31 +179,12 @@ __global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
   if (item >= items) return;
   const int64_t j0 = item * V;
   for (int64_t row = blockIdx.y; row < a.rows; row += gridDim.y) {
-    int64_t c[kMaxOuter] = {0, 0, row};
-    if (a.outer_shape[0] != 1 || a.outer_shape[1] != 1) {
-      c[2] = row % a.outer_shape[2];
-      const int64_t t = row / a.outer_shape[2];
-      c[1] = t % a.outer_shape[1];
-      c[0] = t / a.outer_shape[1];
-    }
-    T s0[V], s1[V], s2[V], s3[V];
-    for (int pc = 0; pc < a.ncode; ++pc) {
-      const int arg = a.arg[pc];
-      switch (a.code[pc]) {
-        GPUARR_LAZY_CASES(kLeaf, (load_leaf<T, V, kVec>(a.leaf[arg], c, j0, a.inner, d)))
-        GPUARR_LAZY_CASES(kConst, GPUARR_LAZY_EACH(a.consts[arg]))
-        // The eager loops' functors: each operation rounded on its own (ufunc_math.cuh).
-        GPUARR_LAZY_CASES(kAdd, GPUARR_LAZY_EACH(ufn::Add{}(d[i], e[i])))
-        GPUARR_LAZY_CASES(kSub, GPUARR_LAZY_EACH(ufn::Subtract{}(d[i], e[i])))
-        GPUARR_LAZY_CASES(kMul, GPUARR_LAZY_EACH(ufn::Multiply{}(d[i], e[i])))
-        GPUARR_LAZY_CASES(kDiv, GPUARR_LAZY_EACH(ufn::TrueDivide{}(d[i], e[i])))
-        GPUARR_LAZY_CASES(kSqrt, GPUARR_LAZY_EACH(ufn::Sqrt{}(d[i])))
-        GPUARR_LAZY_CASES(kNeg, GPUARR_LAZY_EACH(ufn::Negative{}(d[i])))
-        GPUARR_LAZY_CASES(kSquare, GPUARR_LAZY_EACH(ufn::Square{}(d[i])))
-        GPUARR_LAZY_CASES(kAbs, GPUARR_LAZY_EACH(ufn::Absolute{}(d[i])))
-        default: break;
-      }
-    }
+    int64_t c[kMaxOuter];
+    outer_coords(a, row, c);
+    T s0[V];
+    run_program<T, V>(
+        a, [&](const LeafArg& l, T(&d)[V]) { load_leaf<T, V, kVec>(l, c, j0, a.inner, d); },
+        s0);
     T* out = a.out + row * a.inner + j0;
     if (kVec) {
       typename Vec16<T>::type v;
@@ -161,6 +195,85 @@ __global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
       for (int i = 0; i < V; ++i)
         if (j0 + i < a.inner) out[i] = s0[i];
     }
+  }
+}
+
+// The layout where some leaves are contiguous along the last outer dim (Y) instead of the
+// innermost (X): a block computes a kTransposeTile^2 tile of the output, thread (tx, ty)
+// the elements (y0 + ty + k * R, x0 + tx). A kTile leaf's tile is read along Y by
+// consecutive threads into shared memory, so that its reads are as coalesced as the
+// output's writes (read in rows, a.T's lanes are 16 KB apart). The staged leaves go to
+// shared memory by cp.async, which holds no registers: loaded through registers, beside the
+// program's own, too few loads were in flight a block for the bandwidth. The other dims are
+// the batch; gridDim.z walks it.
+template <class T>
+__global__ void __launch_bounds__(kTransposeTileThreads<T>)
+    lazy_tiled_kernel(const KernelArgs<T> a) {
+  constexpr int R = kTransposeTileRows<T>, V = kTransposeTile / R;
+  __shared__ TransposeTile<T> tiles[kMaxStaged];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
+  const int64_t y0 = blockIdx.y * int64_t(kTransposeTile);
+  const int64_t ny = a.outer_shape[2];
+  const int64_t x = x0 + tx;
+  const int64_t nbatch = a.outer_shape[0] * a.outer_shape[1];
+  // A tile inside the plane (all but the edges) goes without bounds checks, each leaf's
+  // elements a fixed stride apart from one pointer.
+  const bool inside = x0 + kTransposeTile <= a.inner && y0 + kTransposeTile <= ny;
+  for (int64_t b = blockIdx.z; b < nbatch; b += gridDim.z) {
+    const int64_t c[kMaxOuter] = {b / a.outer_shape[1], b % a.outer_shape[1], 0};
+    for (int s = 0; s < a.nstaged; ++s) {
+      const LeafArg& l = a.leaf[a.staged_leaf[s]];
+      const bool across = l.mode == kTile;
+      // Thread (tx, ty) stages element (Y, X) = (ly, lx + k * R) of a kTile leaf into
+      // tiles[s][lx + k * R - x0][ly - y0], and of a kStaged leaf (ly + k * R, lx) into
+      // tiles[s][ly + k * R - y0][lx - x0].
+      const int64_t ly = y0 + (across ? tx : ty), lx = x0 + (across ? ty : tx);
+      const int64_t along = across ? l.inner_stride : l.outer_stride[2];
+      const char* p = l.base + c[0] * l.outer_stride[0] + c[1] * l.outer_stride[1] +
+                      ly * l.outer_stride[2] + lx * l.inner_stride;
+#pragma unroll
+      for (int k = 0; k < V; ++k) {
+        T* dst = &tiles[s][ty + k * R][tx];
+        const char* src = p + k * R * along;
+        if (inside) {
+          __pipeline_memcpy_async(dst, src, sizeof(T));
+        } else if (across ? (ly < ny && lx + k * R < a.inner)
+                          : (ly + k * R < ny && lx < a.inner)) {
+          *dst = *reinterpret_cast<const T*>(src);
+        }
+      }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    T s0[V];
+    run_program<T, V>(
+        a,
+        [&](const LeafArg& l, T(&d)[V]) {
+          if (l.mode == kTile) {
+#pragma unroll
+            for (int k = 0; k < V; ++k) d[k] = tiles[l.tile][tx][ty + k * R];
+          } else if (l.mode == kStaged) {
+#pragma unroll
+            for (int k = 0; k < V; ++k) d[k] = tiles[l.tile][ty + k * R][tx];
+          } else {
+            const char* p = l.base + c[0] * l.outer_stride[0] + c[1] * l.outer_stride[1] +
+                            x * l.inner_stride + (y0 + ty) * l.outer_stride[2];
+#pragma unroll
+            for (int k = 0; k < V; ++k)
+              d[k] = inside || (x < a.inner && y0 + ty + k * R < ny)
+                         ? *reinterpret_cast<const T*>(p + k * R * l.outer_stride[2])
+                         : T(0);
+          }
+        },
+        s0);
+    T* out = a.out + (b * ny + y0 + ty) * a.inner + x;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      if (inside || (x < a.inner && y0 + ty + k * R < ny)) out[k * R * a.inner] = s0[k];
+    }
+    __syncthreads();  // the tiles are read before the next batch item overwrites them
   }
 }
 
@@ -252,6 +365,37 @@ class LazyElementwise final : public DeferredWork {
     return true;
   }
 
+  // Marks the leaves contiguous along the last outer dim instead of the innermost as kTile,
+  // and the other leaves read from memory as kStaged up to kMaxStaged staged leaves, and
+  // lists them in `a`, when the tiled kernel takes the layout: one to kMaxTileLeaves kTile
+  // leaves, the tile's two dims at least a tile long, the grid's y within its limit. False,
+  // marking nothing, otherwise.
+  template <class T>
+  static bool tiled(KernelArgs<T>& a, int nouter, int nleaves) {
+    const int64_t ny = a.outer_shape[kMaxOuter - 1];
+    if (nouter < 1 || a.inner < kTransposeTile || ny < kTransposeTile ||
+        (ny + kTransposeTile - 1) / kTransposeTile > 65535)
+      return false;
+    auto across = [&](const LeafArg& l) {
+      return l.mode == kStrided && l.outer_stride[kMaxOuter - 1] == int64_t(sizeof(T)) &&
+             l.inner_stride != 0;
+    };
+    int ntile = 0;
+    for (int i = 0; i < nleaves; ++i) ntile += across(a.leaf[i]);
+    if (ntile == 0 || ntile > kMaxTileLeaves) return false;
+    a.nstaged = 0;
+    for (int i = 0; i < nleaves; ++i) {
+      LeafArg& l = a.leaf[i];
+      const bool tile = across(l);
+      if (!tile && (l.mode == kBroadcast || a.nstaged + ntile >= kMaxStaged)) continue;
+      if (tile) --ntile;
+      l.mode = tile ? kTile : kStaged;
+      l.tile = a.nstaged;
+      a.staged_leaf[a.nstaged++] = static_cast<uint8_t>(i);
+    }
+    return true;
+  }
+
   template <class T>
   void run(T* out) {
     const Dims& s = launch_shape;
@@ -291,12 +435,22 @@ class LazyElementwise final : public DeferredWork {
       a.code[pc] = static_cast<uint8_t>(code[pc].kind * kStackSlots + slots[pc]);
       a.arg[pc] = code[pc].arg;
     }
+    const cudaStream_t st = stream ? stream->handle() : nullptr;
+    if (tiled(a, nouter, static_cast<int>(leaves.size()))) {
+      const dim3 grid(static_cast<unsigned>((a.inner + kTransposeTile - 1) / kTransposeTile),
+                      static_cast<unsigned>((a.outer_shape[2] + kTransposeTile - 1) /
+                                            kTransposeTile),
+                      static_cast<unsigned>(
+                          std::min<int64_t>(a.outer_shape[0] * a.outer_shape[1], 65535)));
+      lazy_tiled_kernel<T><<<grid, dim3(kTransposeTile, kTransposeTileRows<T>), 0, st>>>(a);
+      check_launch("lazy_tiled_kernel");
+      return;
+    }
     constexpr int V = 16 / sizeof(T);
     const int64_t items = (a.inner + V - 1) / V;
     const unsigned threads = 256;
     const dim3 grid(static_cast<unsigned>((items + threads - 1) / threads),
                     static_cast<unsigned>(std::min<int64_t>(a.rows, 65535)));
-    const cudaStream_t st = stream ? stream->handle() : nullptr;
     if (vec) lazy_elementwise_kernel<T, true><<<grid, threads, 0, st>>>(a);
     else lazy_elementwise_kernel<T, false><<<grid, threads, 0, st>>>(a);
     check_launch("lazy_elementwise_kernel");

@@ -1,11 +1,13 @@
 // ascontiguousarray(a.T) of a 4096^2 float32 and float64 matrix: the library's tile
 // (move_tile_transposed in ops/strided.cuh: 32 x 32, kTransposeTileRows<W> rows of threads,
-// 64-bit offsets) against a plain tiled transpose of TILE x TILE elements with ROWS rows of
-// threads and 32-bit offsets, beside a device-to-device copy of the same bytes. The
-// library's float32 transpose runs at 66% of the copy bandwidth where float64's runs at 90%,
-// and 64 x 64 tiles built into the library ran twice as long (docs/decisions.md): the probe
-// separates the tile's shape, its rows of threads and the offsets' arithmetic. Each form is
-// checked against the host's transpose, then timed one call at a time and back to back.
+// 64-bit offsets) in a plain kernel and in the transposing copy's kernel (its batch loop,
+// with and without the launch bounds that keep it at 32 registers), against plain tiled
+// transposes of TILE x TILE elements with ROWS rows of threads and 32-bit offsets, float32
+// moved as 8-byte pairs on both sides, and a device-to-device copy of the same bytes. Each
+// form is checked against the host's transpose, then timed one call at a time and back to
+// back. What it showed (docs/decisions.md): the tile itself ran at 92% of the copy
+// bandwidth; the library's kernel took 78 registers for its batch loop's offsets (a third
+// of the SM's threads) and ran at 66%.
 // Build and run on the GPU machine, from the repository root (-Xptxas -v for registers):
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/transpose_tiles.cu -o /tmp/transpose_tiles && /tmp/transpose_tiles
@@ -27,6 +29,60 @@ __global__ void library_tile_kernel(const W* src, W* dst, int64_t n) {
       n * int64_t(sizeof(W)));
 }
 
+// The library's kernel as ops/copy_same_type.cu has it: plane strides and a batch loop.
+struct TileArgs {
+  int64_t nx, ny, src_y, dst_x, nbatch;
+  StridedArgs<2> batch;
+};
+
+template <class W, bool LOOP, int MIN_BLOCKS = 1>
+__global__ void __launch_bounds__(kTransposeTile * kTransposeTileRows<W>, MIN_BLOCKS)
+    batched_tile_kernel(TileArgs a) {
+  __shared__ TransposeTile<W> tile;
+  const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
+  const int64_t y0 = blockIdx.y * int64_t(kTransposeTile);
+  if constexpr (LOOP) {
+    for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {
+      int64_t off[2];
+      element_offsets(a.batch, b, off);
+      const char* src = a.batch.data[1] + off[1];
+      move_tile_transposed<W>(
+          tile, x0, y0, a.nx, a.ny,
+          [&](int64_t x, int64_t y) {
+            return *reinterpret_cast<const W*>(src + x * int64_t(sizeof(W)) + y * a.src_y);
+          },
+          a.batch.data[0] + off[0], a.dst_x);
+    }
+  } else {
+    const char* src = a.batch.data[1];
+    move_tile_transposed<W>(
+        tile, x0, y0, a.nx, a.ny,
+        [&](int64_t x, int64_t y) {
+          return *reinterpret_cast<const W*>(src + x * int64_t(sizeof(W)) + y * a.src_y);
+        },
+        a.batch.data[0], a.dst_x);
+  }
+}
+
+// The transposing copy's kernel over one n x n plane, as ops/copy_same_type.cu launches it.
+template <class W, bool LOOP, int MIN_BLOCKS>
+std::pair<std::string, std::function<void()>> batched(const char* name, const W* src, W* dst,
+                                                      uint32_t n) {
+  TileArgs a{};
+  a.nx = a.ny = n;
+  a.src_y = a.dst_x = int64_t(n) * sizeof(W);
+  a.nbatch = 1;
+  a.batch.ndim = 0;
+  a.batch.data[0] = reinterpret_cast<char*>(dst);
+  a.batch.data[1] = reinterpret_cast<char*>(const_cast<W*>(src));
+  const dim3 grid((n + kTransposeTile - 1) / kTransposeTile,
+                  (n + kTransposeTile - 1) / kTransposeTile);
+  return {name, [=] {
+            batched_tile_kernel<W, LOOP, MIN_BLOCKS>
+                <<<grid, dim3(kTransposeTile, kTransposeTileRows<W>), 0, st>>>(a);
+          }};
+}
+
 template <class W, int TILE, int ROWS>
 __global__ void __launch_bounds__(TILE * ROWS) plain_tile_kernel(const W* src, W* dst,
                                                                  uint32_t n) {
@@ -45,6 +101,41 @@ __global__ void __launch_bounds__(TILE * ROWS) plain_tile_kernel(const W* src, W
     const uint32_t wx = x0 + threadIdx.y + k;
     if (wx < n && wy < n) dst[size_t(wx) * n + wy] = tile[threadIdx.x][threadIdx.y + k];
   }
+}
+
+// 4-byte elements moved as 8-byte pairs on both sides: a 64 x 64 tile, each thread reads two
+// neighbours of a source row and writes two neighbours of a destination row (n even).
+template <int ROWS>
+__global__ void __launch_bounds__(32 * ROWS) pair_tile_kernel(const float* src, float* dst,
+                                                              uint32_t n) {
+  __shared__ float tile[64][65];
+  const uint32_t x0 = blockIdx.x * 64, y0 = blockIdx.y * 64;
+  const uint32_t x = x0 + 2 * threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < 64; k += ROWS) {
+    const uint32_t y = y0 + threadIdx.y + k;
+    if (x < n && y < n) {
+      const float2 v = *reinterpret_cast<const float2*>(src + size_t(y) * n + x);
+      tile[threadIdx.y + k][2 * threadIdx.x] = v.x;
+      tile[threadIdx.y + k][2 * threadIdx.x + 1] = v.y;
+    }
+  }
+  __syncthreads();
+  const uint32_t wy = y0 + 2 * threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < 64; k += ROWS) {
+    const uint32_t c = threadIdx.y + k, wx = x0 + c;
+    if (wx < n && wy < n)
+      *reinterpret_cast<float2*>(dst + size_t(wx) * n + wy) =
+          make_float2(tile[2 * threadIdx.x][c], tile[2 * threadIdx.x + 1][c]);
+  }
+}
+
+template <int ROWS>
+std::pair<std::string, std::function<void()>> pairs(const float* src, float* dst, uint32_t n) {
+  const dim3 grid((n + 63) / 64, (n + 63) / 64);
+  return {"pairs 64 x 64, " + std::to_string(ROWS) + " rows",
+          [=] { pair_tile_kernel<ROWS><<<grid, dim3(32, ROWS), 0, st>>>(src, dst, n); }};
 }
 
 template <class W, int TILE, int ROWS>
@@ -73,10 +164,20 @@ void run(const char* name, uint32_t n) {
          library_tile_kernel<W><<<lib_grid, dim3(kTransposeTile, kTransposeTileRows<W>), 0, st>>>(
              src, dst, n);
        }},
+      batched<W, true, 1>("library, batch loop", src, dst, n),
+      batched<W, true, transpose_tile_blocks<W>(2048)>("batch loop, 32 regs", src, dst, n),
+      batched<W, false, 1>("library, no batch loop", src, dst, n),
       plain<W, 32, 8>(src, dst, n),  plain<W, 32, 4>(src, dst, n),
       plain<W, 32, 2>(src, dst, n),  plain<W, 64, 4>(src, dst, n),
       plain<W, 64, 8>(src, dst, n),  plain<W, 64, 16>(src, dst, n),
       {"copy of the bytes", [=] { cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st); }}};
+  if constexpr (sizeof(W) == 4) {
+    if (n % 2 == 0) {
+      forms.insert(forms.end() - 1, pairs<4>(src, dst, n));
+      forms.insert(forms.end() - 1, pairs<8>(src, dst, n));
+      forms.insert(forms.end() - 1, pairs<16>(src, dst, n));
+    }
+  }
   printf("%s %ux%u (%.0f MB read + written), us: one call at a time / back to back\n", name, n,
          n, 2.0 * bytes / 1e6);
   for (auto& f : forms) {
@@ -106,5 +207,6 @@ int main() {
   run<float>("float32", 4096);
   run<double>("float64", 4096);
   run<float>("float32", 4099);  // partial tiles at the edges
+  run<float>("float32", 4098);  // partial pair tiles
   return 0;
 }
