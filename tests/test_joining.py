@@ -96,6 +96,48 @@ def test_stack_family(rng, dtype, shape):
     run_both("concat", (h,), (d,), message=False)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_narrow_pieces_in_one_pass(rng, dtype):
+    """Pieces narrower than 128 bytes a row are written in one pass over the result: stack
+    along a new last axis, mixed widths with an empty piece, dims before and after the
+    axis, reversed and strided pieces, out=, and the cases left to one copy a piece (more
+    than 8 pieces, a cast, out overlapping a piece)."""
+    n = 1000 + 37
+    h = [random_array(rng, (n,), dtype) for _ in range(3)]
+    d = [gpuarr.asarray(x) for x in h]
+    run_both("stack", (h,), (d,), {"axis": -1})
+    run_both("column_stack", (h,), (d,))
+    m = [random_array(rng, (2, 3, w, 2), dtype) for w in (1, 0, 5, 2)]
+    dm = [gpuarr.asarray(x) for x in m]
+    run_both("concatenate", (m,), (dm,), {"axis": 2})
+    run_both("concatenate", (m,), (dm,), {"axis": -1})
+    big = random_array(rng, (6, 40, 8), dtype)
+    dbig = gpuarr.asarray(big)
+    views = [big[::-1, ::2, 1:3], big[:, 3:23, :1], big[::2].reshape(3, 40, 8)[::-1, :20, ::-4]]
+    dviews = [dbig[::-1, ::2, 1:3], dbig[:, 3:23, :1], dbig[::2].reshape(3, 40, 8)[::-1, :20, ::-4]]
+    run_both("concatenate", (views[:2],), (dviews[:2],), {"axis": 2})
+    run_both("concatenate", ([views[0][:3], views[2]],), ([dviews[0][:3], dviews[2]],),
+             {"axis": -1})
+    rows = [big[:, 5, ::-3], big[::-1, 7, :2], big[:, 2:5, 0]]   # each collapses to rows
+    drows = [dbig[:, 5, ::-3], dbig[::-1, 7, :2], dbig[:, 2:5, 0]]
+    run_both("concatenate", (rows,), (drows,), {"axis": 1})
+    run_both("hstack", (rows,), (drows,))
+    out = gpuarr.zeros((n, 3), dtype)
+    assert gpuarr.stack(d, axis=1, out=out) is out
+    assert_gpu_equal(out, np.stack(h, axis=1))
+    shifted = gpuarr.zeros(n * 3 + 1, dtype)[1:].reshape(n, 3)   # one element off alignment
+    gpuarr.stack(d, axis=1, out=shifted)
+    assert_gpu_equal(shifted, np.stack(h, axis=1))
+    nine = [random_array(rng, (50, 1), dtype) for _ in range(9)]
+    run_both("concatenate", (nine,), ([gpuarr.asarray(x) for x in nine],), {"axis": 1})
+    other = random_array(rng, (n,), np.int16)
+    run_both("stack", ([h[0], other],), ([d[0], gpuarr.asarray(other)],), {"axis": 1})
+    buf = gpuarr.asarray(np.concatenate([h[0], h[1]]).reshape(2, n).T.copy())  # (n, 2)
+    want = np.stack([buf.get()[:, 1], h[2]], axis=1)
+    gpuarr.stack([buf[:, 1], d[2]], axis=1, out=buf)
+    assert_gpu_equal(buf, want)
+
+
 def test_stack_errors():
     run_both("stack", ([],), ([],))
     run_both("stack", ([np.zeros(2), np.zeros(3)],), ([gpuarr.zeros(2), gpuarr.zeros(3)],))

@@ -1,5 +1,5 @@
 // Bindings of the shape and data-movement operations: views computed by the host core
-// (core/shape_ops.hpp), concatenation into slices, and the triangle / repeat kernels.
+// (core/shape_ops.hpp), concatenation (ops/array_ops.hpp), and the triangle / repeat kernels.
 // The NumPy-level argument handling is in python/gpuarr/_shape_ops.py.
 #include <pybind11/stl.h>
 
@@ -68,20 +68,6 @@ py::object strided_view(py::handle self, const Dims& shape, const Dims& strides,
     v.offset = a.offset;
   }
   return make_view(self, std::move(v));
-}
-
-// Assigns each input into its slice of `out` along `axis` (one copy kernel per input).
-void concat_into(const NDArray& out, const std::vector<const NDArray*>& arrays, int64_t axis) {
-  int64_t pos = 0;
-  for (const NDArray* a : arrays) {
-    NDArray v = out;
-    v.shape[axis] = a->shape[axis];
-    if (v.size() > 0) {
-      v.offset += pos * out.strides[axis];
-      assign_array(v, *a);
-    }
-    pos += a->shape[axis];
-  }
 }
 
 std::vector<const NDArray*> arrays_arg(py::handle seq, std::vector<Dims>& shapes,
@@ -184,7 +170,7 @@ GPUARR_BINDINGS(120) {
       out.strides = strides_for_perm(shape, multi_sorted_stride_perm(shapes, strides),
                                      itemsize(dt));
     }
-    concat_into(out, arrays, axis);
+    concatenate_into(out, arrays, axis);
     return make_owner(std::move(out));
   });
 
@@ -194,7 +180,7 @@ GPUARR_BINDINGS(120) {
     const Dims shape = concatenate_shape(shapes, axis);
     if (shape != out.a.shape) throw ValueError("Output array is the wrong shape");
     DeviceGuard guard(out.a.device());
-    concat_into(out.a, arrays, normalize_axis(axis, static_cast<int64_t>(shape.size())));
+    concatenate_into(out.a, arrays, normalize_axis(axis, static_cast<int64_t>(shape.size())));
   });
 
   m.def("_array_split_bounds", [](int64_t n, int64_t sections, bool equal) {

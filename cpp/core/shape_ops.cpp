@@ -160,6 +160,52 @@ Dims concatenate_shape(const std::vector<Dims>& shapes, int64_t axis) {
   return out;
 }
 
+namespace {
+
+// Dims [lo, hi) of one view as a single dim: its extent, and its stride (0 when the extent
+// is at most 1); false when they do not collapse.
+bool collapse_dims(const Dims& shape, const Dims& strides, size_t lo, size_t hi,
+                   int64_t& extent, int64_t& stride) {
+  extent = 1;
+  stride = 0;
+  bool any = false;
+  for (size_t d = hi; d-- > lo;) {
+    if (shape[d] == 1) continue;
+    if (any && strides[d] != stride * extent) return false;
+    if (!any) stride = strides[d];
+    any = true;
+    extent *= shape[d];
+  }
+  return true;
+}
+
+}  // namespace
+
+bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
+                        const std::vector<Dims>& strides, int64_t axis, int64_t itemsize,
+                        int64_t& rows, std::vector<ConcatRowsPiece>& pieces) {
+  pieces.clear();
+  const size_t n = shapes.size();
+  if (n < 2 || n > size_t(kMaxConcatRowsPieces)) return false;
+  const size_t ax = static_cast<size_t>(axis), nd = out_shape.size();
+  if (shape_size(out_shape) > INT32_MAX) return false;
+  rows = 1;
+  for (size_t d = 0; d < ax; ++d) rows *= out_shape[d];
+  bool narrow = false;
+  for (size_t p = 0; p < n; ++p) {
+    int64_t prow, pwidth;
+    ConcatRowsPiece piece{};
+    if (!collapse_dims(shapes[p], strides[p], 0, ax, prow, piece.row_stride) ||
+        !collapse_dims(shapes[p], strides[p], ax, nd, pwidth, piece.col_stride))
+      return false;
+    piece.width = pwidth;
+    narrow = narrow || (pwidth > 0 && pwidth * itemsize < 128);
+    pieces.push_back(piece);
+  }
+  if (!narrow) pieces.clear();
+  return narrow;
+}
+
 Dims array_split_bounds(int64_t n, int64_t sections, bool equal) {
   if (sections <= 0) throw ValueError("number sections must be larger than 0.");
   if (equal && n % sections != 0) {

@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "core/shape_ops.hpp"
 #include "ops/kernels.hpp"
+#include "ops/shape_ops.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/stream.hpp"
@@ -69,6 +71,50 @@ void assign_array(const NDArray& dst, const NDArray& src) {
   }
   launch_cast(dst.data(), dst.strides, dst.dtype, src.data(), src_strides, src.dtype, dst.shape,
               stream_for(dst));
+}
+
+namespace {
+
+// The concatenation in one pass over out, when concat_rows_layout takes it and no piece
+// needs a cast, another device or overlaps out (assign_array's rules then apply); false,
+// launching nothing, otherwise.
+bool concatenate_in_one_pass(const NDArray& out, const std::vector<const NDArray*>& arrays,
+                             int64_t axis) {
+  if (!out.c_contiguous()) return false;
+  std::vector<Dims> shapes, strides;
+  for (const NDArray* a : arrays) {
+    if (a->dtype != out.dtype || a->device() != out.device() || a->memory == out.memory)
+      return false;
+    shapes.push_back(a->shape);
+    strides.push_back(a->strides);
+  }
+  int64_t rows = 0;
+  std::vector<ConcatRowsPiece> pieces;
+  if (!concat_rows_layout(out.shape, shapes, strides, axis, out.itemsize(), rows, pieces))
+    return false;
+  DeviceGuard guard(out.device());
+  std::vector<const char*> data;
+  for (const NDArray* a : arrays) data.push_back(a->data());  // launches pending work
+  launch_concat_rows(out.data(), rows, data.data(), pieces.data(),
+                     static_cast<int>(pieces.size()), out.itemsize(), stream_for(out));
+  return true;
+}
+
+}  // namespace
+
+void concatenate_into(const NDArray& out, const std::vector<const NDArray*>& arrays,
+                      int64_t axis) {
+  if (out.size() > 0 && concatenate_in_one_pass(out, arrays, axis)) return;
+  int64_t pos = 0;
+  for (const NDArray* a : arrays) {
+    NDArray v = out;
+    v.shape[axis] = a->shape[axis];
+    if (v.size() > 0) {
+      v.offset += pos * out.strides[axis];
+      assign_array(v, *a);
+    }
+    pos += a->shape[axis];
+  }
 }
 
 NDArray copy_array(const NDArray& src, DType dtype, char order) {

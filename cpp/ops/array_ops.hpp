@@ -2,6 +2,7 @@
 // runs on the current device's current stream.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "ops/ndarray.hpp"
 
@@ -20,6 +21,11 @@ void assign_array(const NDArray& dst, const NDArray& src);
 NDArray copy_array(const NDArray& src, DType dtype, char order);
 // A copy of `src` (on any device) on the current device, in stream order on both.
 NDArray copy_to_current_device(const NDArray& src, DType dtype, char order);
+// Writes `arrays` (their shapes already checked against out's) side by side along `axis`
+// (normalised) into `out`, casting: one pass over out where the pieces are narrow
+// (concat_rows_layout, core/shape_ops.hpp), else one assign_array a piece.
+void concatenate_into(const NDArray& out, const std::vector<const NDArray*>& arrays,
+                      int64_t axis);
 // A view with a new shape when possible, else a copy (order 'C' or 'F').
 NDArray reshape_array(const NDArray& a, const Dims& new_shape, char order);
 

@@ -9,13 +9,6 @@
 namespace gpuarr {
 namespace {
 
-// Elements a thread moves at once in the strided copies, all loaded before any is stored:
-// 16 bytes (2 to 8 elements) in flight a thread instead of one element. One at a time, the
-// copies were bound by the loads' latency, not by bandwidth (flip of 16M float32 at 62% of
-// the copy bandwidth, flip along axis 0 of a 4096^2 float32 matrix at 72%).
-template <class W>
-constexpr int kCopyUnroll = sizeof(W) >= 8 ? 2 : (sizeof(W) >= 4 ? 4 : 8);
-
 // One dimension: i times the strides. More: rows of the innermost dim (rows_grid), the
 // row's offsets found once (32-bit division) and its elements walked by the x threads;
 // short rows: each element's offsets by 32-bit division. A launch holds < 2^31 elements

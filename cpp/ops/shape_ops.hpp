@@ -8,6 +8,8 @@
 
 namespace gpuarr {
 
+struct ConcatRowsPiece;  // core/shape_ops.hpp
+
 // Writes a C-contiguous batch `out` of `batch` matrices of rows x cols elements: zero at
 // (i, j) with j - i < k (lower == false: numpy.triu keeps j - i >= k) or j - i > k
 // (lower == true: numpy.tril keeps j - i <= k); elsewhere src's element (src C-contiguous
@@ -22,5 +24,12 @@ void launch_triangle(char* out, const char* src, const void* fill, int64_t batch
 void launch_repeat_gather(char* out, const char* src, const int64_t* idx, int64_t outer,
                           int64_t n_src, int64_t n_out, int64_t inner, int64_t itemsize,
                           cudaStream_t stream);
+
+// The concatenation concat_rows_layout planned (core/shape_ops.hpp): `rows` rows of the
+// C-contiguous `out`, each holding the n pieces side by side, piece p read from data[p]
+// with the layout pieces[p] gives.
+void launch_concat_rows(char* out, int64_t rows, const char* const* data,
+                        const ConcatRowsPiece* pieces, int n, int64_t itemsize,
+                        cudaStream_t stream);
 
 }  // namespace gpuarr

@@ -99,6 +99,45 @@ TEST(ShapeOps, ConcatenateShape) {
   EXPECT_THROW(concatenate_shape({{2, 2}, {2, 2}}, 2), AxisError);
 }
 
+TEST(ShapeOps, ConcatRowsLayout) {
+  int64_t rows = 0;
+  std::vector<ConcatRowsPiece> pieces;
+  // numpy.stack((a, b), axis=1) of two 1-d float32: (n, 1) pieces, rows of 8 bytes.
+  ASSERT_TRUE(concat_rows_layout({1000, 2}, {{1000, 1}, {1000, 1}}, {{4, 4}, {4, 4}}, 1, 4,
+                                 rows, pieces));
+  EXPECT_EQ(rows, 1000);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].width, 1);
+  EXPECT_EQ(pieces[0].row_stride, 4);
+  EXPECT_EQ(pieces[0].col_stride, 0);
+  // Dims before the axis collapse into rows, the axis and those after it into a width;
+  // a reversed, strided piece keeps its strides.
+  ASSERT_TRUE(concat_rows_layout({2, 3, 5, 2}, {{2, 3, 2, 2}, {2, 3, 3, 2}},
+                                 {{96, 32, 16, 8}, {-144, -48, -16, -8}}, 2, 8, rows, pieces));
+  EXPECT_EQ(rows, 6);
+  EXPECT_EQ(pieces[0].width, 4);
+  EXPECT_EQ(pieces[0].row_stride, 32);
+  EXPECT_EQ(pieces[0].col_stride, 8);
+  EXPECT_EQ(pieces[1].width, 6);
+  EXPECT_EQ(pieces[1].row_stride, -48);
+  EXPECT_EQ(pieces[1].col_stride, -8);
+  // Rows that do not collapse (a[:, ::2] of a 3-d array), pieces all 128 bytes or wider,
+  // one piece, too many pieces: one copy a piece instead.
+  EXPECT_FALSE(concat_rows_layout({4, 3, 2}, {{4, 3, 1}, {4, 3, 1}}, {{48, 8, 4}, {12, 4, 4}},
+                                  2, 4, rows, pieces));
+  EXPECT_FALSE(concat_rows_layout({8, 64}, {{8, 32}, {8, 32}}, {{128, 4}, {128, 4}}, 1, 4,
+                                  rows, pieces));
+  EXPECT_TRUE(pieces.empty());
+  EXPECT_TRUE(concat_rows_layout({8, 63}, {{8, 32}, {8, 31}}, {{128, 4}, {124, 4}}, 1, 4,
+                                 rows, pieces));
+  EXPECT_FALSE(concat_rows_layout({8, 1}, {{8, 1}}, {{4, 4}}, 1, 4, rows, pieces));
+  const std::vector<Dims> nine(9, Dims{8, 1}), nine_strides(9, Dims{4, 4});
+  EXPECT_FALSE(concat_rows_layout({8, 9}, nine, nine_strides, 1, 4, rows, pieces));
+  // Past INT32_MAX elements.
+  EXPECT_FALSE(concat_rows_layout({int64_t(1) << 30, 2}, {{int64_t(1) << 30, 1}, {int64_t(1) << 30, 1}},
+                                  {{4, 4}, {4, 4}}, 1, 4, rows, pieces));
+}
+
 TEST(ShapeOps, ArraySplitBounds) {
   EXPECT_EQ(array_split_bounds(5, 3, false), (Dims{0, 2, 4, 5}));
   EXPECT_EQ(array_split_bounds(2, 4, false), (Dims{0, 1, 2, 2, 2}));
