@@ -134,8 +134,9 @@ TEST(ShapeOps, ConcatRowsLayout) {
   const std::vector<Dims> nine(9, Dims{8, 1}), nine_strides(9, Dims{4, 4});
   EXPECT_FALSE(concat_rows_layout({8, 9}, nine, nine_strides, 1, 4, rows, pieces));
   // Past INT32_MAX elements.
-  EXPECT_FALSE(concat_rows_layout({int64_t(1) << 30, 2}, {{int64_t(1) << 30, 1}, {int64_t(1) << 30, 1}},
-                                  {{4, 4}, {4, 4}}, 1, 4, rows, pieces));
+  const int64_t g = int64_t(1) << 30;
+  EXPECT_FALSE(concat_rows_layout({g, 2}, {{g, 1}, {g, 1}}, {{4, 4}, {4, 4}}, 1, 4, rows,
+                                  pieces));
 }
 
 TEST(ShapeOps, ArraySplitBounds) {
