@@ -1,13 +1,11 @@
 // ascontiguousarray(a.T) of a 4096^2 float32 and float64 matrix: the library's tile
 // (move_tile_transposed in ops/strided.cuh: 32 x 32, kTransposeTileRows<W> rows of threads,
-// 64-bit offsets) in a plain kernel and in the transposing copy's kernel (its batch loop,
-// with and without the launch bounds that keep it at 32 registers), against plain tiled
-// transposes of TILE x TILE elements with ROWS rows of threads and 32-bit offsets, float32
-// moved as 8-byte pairs on both sides, and a device-to-device copy of the same bytes. Each
-// form is checked against the host's transpose, then timed one call at a time and back to
-// back. What it showed (docs/decisions.md): the tile itself ran at 92% of the copy
-// bandwidth; the library's kernel took 78 registers for its batch loop's offsets (a third
-// of the SM's threads) and ran at 66%.
+// 64-bit offsets) in a plain kernel, against plain tiled transposes of TILE x TILE elements
+// with ROWS rows of threads and 32-bit offsets, float32 moved as 8-byte pairs on both sides,
+// and a device-to-device copy of the same bytes. Each form is checked against the host's
+// transpose, then timed one call at a time and back to back. The tile ran at 92% of the
+// copy bandwidth while the transposing copy's kernel ran at 66%: its batch loop's offsets
+// took 78 registers (docs/decisions.md, "Tiled moves at 32 registers").
 // Build and run on the GPU machine, from the repository root (-Xptxas -v for registers):
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/transpose_tiles.cu -o /tmp/transpose_tiles && /tmp/transpose_tiles
@@ -27,60 +25,6 @@ __global__ void library_tile_kernel(const W* src, W* dst, int64_t n) {
       tile, blockIdx.x * int64_t(kTransposeTile), blockIdx.y * int64_t(kTransposeTile), n, n,
       [&](int64_t x, int64_t y) { return src[x + y * n]; }, reinterpret_cast<char*>(dst),
       n * int64_t(sizeof(W)));
-}
-
-// The library's kernel as ops/copy_same_type.cu has it: plane strides and a batch loop.
-struct TileArgs {
-  int64_t nx, ny, src_y, dst_x, nbatch;
-  StridedArgs<2> batch;
-};
-
-template <class W, bool LOOP, int MIN_BLOCKS = 1>
-__global__ void __launch_bounds__(kTransposeTile * kTransposeTileRows<W>, MIN_BLOCKS)
-    batched_tile_kernel(TileArgs a) {
-  __shared__ TransposeTile<W> tile;
-  const int64_t x0 = blockIdx.x * int64_t(kTransposeTile);
-  const int64_t y0 = blockIdx.y * int64_t(kTransposeTile);
-  if constexpr (LOOP) {
-    for (int64_t b = blockIdx.z; b < a.nbatch; b += gridDim.z) {
-      int64_t off[2];
-      element_offsets(a.batch, b, off);
-      const char* src = a.batch.data[1] + off[1];
-      move_tile_transposed<W>(
-          tile, x0, y0, a.nx, a.ny,
-          [&](int64_t x, int64_t y) {
-            return *reinterpret_cast<const W*>(src + x * int64_t(sizeof(W)) + y * a.src_y);
-          },
-          a.batch.data[0] + off[0], a.dst_x);
-    }
-  } else {
-    const char* src = a.batch.data[1];
-    move_tile_transposed<W>(
-        tile, x0, y0, a.nx, a.ny,
-        [&](int64_t x, int64_t y) {
-          return *reinterpret_cast<const W*>(src + x * int64_t(sizeof(W)) + y * a.src_y);
-        },
-        a.batch.data[0], a.dst_x);
-  }
-}
-
-// The transposing copy's kernel over one n x n plane, as ops/copy_same_type.cu launches it.
-template <class W, bool LOOP, int MIN_BLOCKS>
-std::pair<std::string, std::function<void()>> batched(const char* name, const W* src, W* dst,
-                                                      uint32_t n) {
-  TileArgs a{};
-  a.nx = a.ny = n;
-  a.src_y = a.dst_x = int64_t(n) * sizeof(W);
-  a.nbatch = 1;
-  a.batch.ndim = 0;
-  a.batch.data[0] = reinterpret_cast<char*>(dst);
-  a.batch.data[1] = reinterpret_cast<char*>(const_cast<W*>(src));
-  const dim3 grid((n + kTransposeTile - 1) / kTransposeTile,
-                  (n + kTransposeTile - 1) / kTransposeTile);
-  return {name, [=] {
-            batched_tile_kernel<W, LOOP, MIN_BLOCKS>
-                <<<grid, dim3(kTransposeTile, kTransposeTileRows<W>), 0, st>>>(a);
-          }};
 }
 
 template <class W, int TILE, int ROWS>
@@ -164,9 +108,6 @@ void run(const char* name, uint32_t n) {
          library_tile_kernel<W><<<lib_grid, dim3(kTransposeTile, kTransposeTileRows<W>), 0, st>>>(
              src, dst, n);
        }},
-      batched<W, true, 1>("library, batch loop", src, dst, n),
-      batched<W, true, transpose_tile_blocks<W>(2048)>("batch loop, 32 regs", src, dst, n),
-      batched<W, false, 1>("library, no batch loop", src, dst, n),
       plain<W, 32, 8>(src, dst, n),  plain<W, 32, 4>(src, dst, n),
       plain<W, 32, 2>(src, dst, n),  plain<W, 64, 4>(src, dst, n),
       plain<W, 64, 8>(src, dst, n),  plain<W, 64, 16>(src, dst, n),
