@@ -162,20 +162,16 @@ Dims concatenate_shape(const std::vector<Dims>& shapes, int64_t axis) {
 
 namespace {
 
-// Dims [lo, hi) of one view as a single dim: its extent, and its stride (0 when the extent
-// is at most 1); false when they do not collapse.
+// Dims [lo, hi) of one view as a single dim (coalesce_dims over them): its extent and
+// stride; false when they do not collapse to one.
 bool collapse_dims(const Dims& shape, const Dims& strides, size_t lo, size_t hi,
                    int64_t& extent, int64_t& stride) {
-  extent = 1;
-  stride = 0;
-  bool any = false;
-  for (size_t d = hi; d-- > lo;) {
-    if (shape[d] == 1) continue;
-    if (any && strides[d] != stride * extent) return false;
-    if (!any) stride = strides[d];
-    any = true;
-    extent *= shape[d];
-  }
+  Dims range(shape.begin() + lo, shape.begin() + hi);
+  std::vector<Dims> range_strides{Dims(strides.begin() + lo, strides.begin() + hi)};
+  coalesce_dims(range, range_strides);
+  if (range.size() > 1) return false;
+  extent = range.empty() ? 1 : range[0];
+  stride = range.empty() ? 0 : range_strides[0][0];
   return true;
 }
 

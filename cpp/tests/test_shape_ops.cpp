@@ -130,6 +130,12 @@ TEST(ShapeOps, ConcatRowsLayout) {
   EXPECT_TRUE(pieces.empty());
   EXPECT_TRUE(concat_rows_layout({8, 63}, {{8, 32}, {8, 31}}, {{128, 4}, {124, 4}}, 1, 4,
                                  rows, pieces));
+  // An empty piece among them (width 0).
+  ASSERT_TRUE(concat_rows_layout({8, 3}, {{8, 1}, {8, 0}, {8, 2}}, {{4, 4}, {0, 0}, {8, 4}}, 1,
+                                 4, rows, pieces));
+  EXPECT_EQ(pieces[1].width, 0);
+  EXPECT_EQ(pieces[2].width, 2);
+  EXPECT_EQ(pieces[2].row_stride, 8);
   EXPECT_FALSE(concat_rows_layout({8, 1}, {{8, 1}}, {{4, 4}}, 1, 4, rows, pieces));
   const std::vector<Dims> nine(9, Dims{8, 1}), nine_strides(9, Dims{4, 4});
   EXPECT_FALSE(concat_rows_layout({8, 9}, nine, nine_strides, 1, 4, rows, pieces));
