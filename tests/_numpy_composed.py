@@ -49,6 +49,8 @@ class _NumpyCore(types.ModuleType):
             np.histogram_bin_edges(a, bins, range, weights)) - 1
         self._where3 = _where3
         self._minmax = lambda a: (float(np.min(a)), float(np.max(a)))
+        # the one-pass pad declines: the axis-by-axis path runs
+        self._pad = lambda a, pad_width, mode, value=None: None
 
     def __getattr__(self, name):
         return getattr(np, name)

@@ -92,6 +92,31 @@ def test_strided_copies_by_rows_and_by_element(rng, dtype):
                       long_rows[::-1, ::2].copy())
 
 
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "float64", "complex128"])
+def test_copies_into_short_contiguous_rows(rng, dtype):
+    # Rows under 128 bytes into a C-contiguous result go in one pass, each thread storing
+    # consecutive elements across row ends: broadcasts along the rows (repeat by a count),
+    # column blocks, reversed and strided rows, narrow transposes, a single short row.
+    h = random_array(rng, (301, 37), dtype)
+    d = gpuarr.asarray(h)
+    for reps in (2, 3, 5, 8):
+        for axis in (None, 0, 1):
+            assert_bits_equal(gpuarr.repeat(d, reps, axis).get(), np.repeat(h, reps, axis))
+        assert_bits_equal(gpuarr.repeat(d[::-2, 1:6], reps, 1).get(),
+                          np.repeat(h[::-2, 1:6], reps, 1))
+    for key in ((slice(None), slice(None, 3)), (slice(None, None, -1), slice(2, 9)),
+                (slice(None), slice(None, None, -7)), (slice(1, 2), slice(None, 5)),
+                (slice(None, 2), Ellipsis)):
+        assert_bits_equal(d[key].copy().get(), h[key].copy())
+    for n in (1, 2, 3, 7):
+        assert_bits_equal(gpuarr.ascontiguousarray(d[:n].T).get(),
+                          np.ascontiguousarray(h[:n].T))
+    wide = random_array(rng, (5, 40), dtype)
+    dw = gpuarr.asarray(wide)
+    assert_bits_equal(gpuarr.broadcast_to(dw[:, :1], (5, 3)).copy().get(),
+                      np.broadcast_to(wide[:, :1], (5, 3)).copy())
+
+
 def test_row_copies_past_int32_elements():
     if gpuarr.cuda.runtime.memGetInfo()[0] < 5 * 2**30:
         pytest.skip("needs 5 GiB of free GPU memory")

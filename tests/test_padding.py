@@ -96,6 +96,46 @@ def test_pad_constant_value_casts_and_large(xp, rng):
                  lambda: ga.pad(xp.dev(big), ((1, 2), (3, 0)), constant_values=5))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "float64",
+                                   "complex128"])
+@pytest.mark.parametrize("mode,kwargs", [("constant", {"constant_values": 1}), ("edge", {}),
+                                         ("reflect", {}), ("symmetric", {}), ("wrap", {}),
+                                         ("reflect", {"reflect_type": "odd"})], ids=str)
+def test_pad_in_one_pass(xp, rng, dtype, mode, kwargs):
+    # A constant or an index-mapping mode writes the result in one pass: rows narrower and
+    # wider than a thread's elements, pads wider than the source, unpadded dims that merge
+    # (or cannot: a strided source), reversed and broadcast sources, an empty source, 1-d
+    # to 4-d; F-ordered sources keep F order (the axis-by-axis path), as 'odd' reflections.
+    h = random_array(rng, (3, 4, 37), dtype)
+    d = xp.dev(h)
+    cases = [
+        (slice(None), ((1, 2), (0, 0), (3, 1))), (slice(None), ((0, 0), (0, 0), (1, 0))),
+        (slice(None), ((2, 0), (0, 0), (0, 0))), (np.s_[:, ::2, ::-1], ((0, 1), (0, 0), (2, 2))),
+        (np.s_[:, :, :2], ((1, 1), (1, 1), (1, 1))), (np.s_[1, :, :], ((5, 0), (0, 7))),
+        (np.s_[0, 0, :], ((0, 40),)), (np.s_[:, :1, :0], ((1, 1), (2, 2), (3, 3))),
+        (np.s_[:, :1, :3], ((4, 7), (3, 2), (9, 8))),
+    ]
+    with np.errstate(all="ignore"):
+        for key, width in cases:
+            same_outcome(xp, lambda: np.pad(h[key], width, mode, **kwargs),
+                         lambda: ga.pad(d[key], width, mode, **kwargs))
+        b = np.broadcast_to(h[:, :1, :], (3, 5, 37))
+        db = (ga if xp.gpu else np).broadcast_to(d[:, :1, :], (3, 5, 37))
+        same_outcome(xp, lambda: np.pad(b, 1, mode, **kwargs),
+                     lambda: ga.pad(db, 1, mode, **kwargs))
+        h4 = random_array(rng, (2, 3, 2, 5), dtype)
+        w4 = ((1, 0), (0, 2), (1, 1), (0, 3))
+        same_outcome(xp, lambda: np.pad(h4, w4, mode, **kwargs),
+                     lambda: ga.pad(xp.dev(h4), w4, mode, **kwargs))
+        f = np.asfortranarray(h[0])
+        same_outcome(xp, lambda: np.pad(f, 2, mode, **kwargs),
+                     lambda: ga.pad(xp.dev(f), 2, mode, **kwargs))
+        for src in (f, h[1, ::-1]):
+            want, got = np.pad(src, 2, mode, **kwargs), ga.pad(xp.dev(src), 2, mode, **kwargs)
+            assert got.flags.c_contiguous == want.flags.c_contiguous
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
 def _pad_with(vector, pad_width, iaxis, kwargs):
     # numpy.pad's documented example of a callable mode (writes through the vector view)
     pad_value = kwargs.get("padder", 10)

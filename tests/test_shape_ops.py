@@ -189,6 +189,20 @@ def test_repeat(rng, dtype, axis):
 
 @gpu
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("kind", ["c", "n", "t"])
+def test_roll_along_one_axis(rng, dtype, kind):
+    # The concatenation of the axis's two parts: in one pass where a part's rows are short,
+    # one copy a part otherwise; results laid out as NumPy's (the input's order).
+    h, d = pair(rng, (5, 6, 40), dtype, kind)
+    for shift, axis in ((1, -1), (-3, 2), (39, 2), (87, -1), (2, 1), (-1, 0), (6, 1),
+                        ((2, 3), (2, 2)), ((1, -1), (0, 0))):
+        assert_gpu_equal(gpuarr.roll(d, shift, axis), np.roll(h, shift, axis))
+    e = np.zeros((3, 0), dtype)
+    assert_gpu_equal(gpuarr.roll(gpuarr.asarray(e), 2, 1), np.roll(e, 2, 1))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_triangles_batched(rng, dtype):
     # Rows of 5 go element by element; rows of 48 in 16-byte vectors that the diagonal
     # crosses at every offset (k from -40 to 50).

@@ -183,6 +183,30 @@ GPUARR_BINDINGS(120) {
     concatenate_into(out.a, arrays, normalize_axis(axis, static_cast<int64_t>(shape.size())));
   });
 
+  // numpy.pad in `mode` ('constant' with one scalar `value`, converted as
+  // `padded[...] = value` would; 'edge', 'reflect' or 'symmetric' (reflect_type 'even'),
+  // 'wrap' of a non-empty array): the padded array, or None where the one-pass layout
+  // refuses it.
+  m.def("_pad", [](py::handle self, const std::vector<std::pair<int64_t, int64_t>>& pads,
+                   const std::string& mode_name, py::handle value) -> py::object {
+    const NDArray& a = as_array(self).a;
+    if (pads.size() != a.shape.size()) throw ValueError("_pad: one pair a dim");
+    static const std::pair<const char*, PadMode> kModes[] = {
+        {"constant", PadMode::Constant}, {"edge", PadMode::Edge},
+        {"reflect", PadMode::Reflect},   {"symmetric", PadMode::Symmetric},
+        {"wrap", PadMode::Wrap}};
+    const auto* found = std::find_if(std::begin(kModes), std::end(kModes),
+                                     [&](const auto& m) { return mode_name == m.first; });
+    if (found == std::end(kModes)) throw ValueError("_pad: unknown mode '" + mode_name + "'");
+    const PadMode mode = found->second;
+    if (mode != PadMode::Constant && a.size() == 0)
+      throw ValueError("_pad: mode '" + mode_name + "' of an empty array");
+    const std::string bytes = mode == PadMode::Constant ? scalar_bytes(value, a.dtype) : "";
+    std::optional<NDArray> out = pad_array(a, pads, mode, bytes.empty() ? nullptr : bytes.data());
+    if (!out) return py::none();
+    return make_owner(std::move(*out));
+  }, py::arg("a"), py::arg("pad_width"), py::arg("mode"), py::arg("value") = py::none());
+
   m.def("_array_split_bounds", [](int64_t n, int64_t sections, bool equal) {
     return dims_to_tuple(array_split_bounds(n, sections, equal));
   });

@@ -182,7 +182,7 @@ bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
                         int64_t& rows, std::vector<ConcatRowsPiece>& pieces) {
   pieces.clear();
   const size_t n = shapes.size();
-  if (n < 2 || n > size_t(kMaxConcatRowsPieces)) return false;
+  if (n < 1 || n > size_t(kMaxConcatRowsPieces)) return false;
   const size_t ax = static_cast<size_t>(axis), nd = out_shape.size();
   if (shape_size(out_shape) > INT32_MAX) return false;
   rows = 1;
@@ -200,6 +200,37 @@ bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
   }
   if (!narrow) pieces.clear();
   return narrow;
+}
+
+bool pad_layout(const Dims& shape, const Dims& strides,
+                const std::vector<std::pair<int64_t, int64_t>>& pads, PadMode mode,
+                PadLayout& layout) {
+  layout = PadLayout{};
+  int64_t total = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const int64_t lo = pads[d].first, hi = pads[d].second, n = shape[d];
+    total *= n + lo + hi;
+    if (total > INT32_MAX) return false;
+    if (lo == 0 && hi == 0) {
+      if (n == 1) continue;
+      const bool outer_unpadded =
+          !layout.shape.empty() && layout.shape.back() == layout.extent.back();
+      if (!layout.shape.empty() && layout.strides.back() == strides[d] * n &&
+          (mode == PadMode::Constant || outer_unpadded)) {
+        layout.shape.back() *= n;
+        layout.before.back() *= n;
+        layout.extent.back() *= n;
+        layout.strides.back() = strides[d];
+        continue;
+      }
+    }
+    layout.shape.push_back(n + lo + hi);
+    layout.before.push_back(lo);
+    layout.extent.push_back(n);
+    layout.strides.push_back(strides[d]);
+  }
+  if (layout.shape.empty()) layout = PadLayout{{1}, {0}, {1}, {0}};
+  return layout.shape.size() <= size_t(kMaxPadDims);
 }
 
 Dims array_split_bounds(int64_t n, int64_t sections, bool equal) {

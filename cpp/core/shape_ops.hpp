@@ -4,8 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/host_device.hpp"
 #include "core/layout.hpp"
 
 namespace gpuarr {
@@ -47,13 +49,52 @@ constexpr int kMaxConcatRowsPieces = 8;
 
 // The rows of the concatenation of arrays of `shapes` and byte `strides` along `axis`
 // (normalised) into `out_shape`, and its pieces, when one pass over the result should do
-// it: 2 to kMaxConcatRowsPieces pieces, one of them narrower than 128 bytes a row (one
+// it: 1 to kMaxConcatRowsPieces pieces, one of them narrower than 128 bytes a row (one
 // copy a piece would write it in parts of lines: numpy.stack along a new last axis, where
-// two copies of 8M float32 ran at 40% of the copy bandwidth), the result at most
+// two copies of 8M float32 ran at 40% of the copy bandwidth; one piece is a copy into
+// short contiguous rows, such as numpy.repeat's broadcasting copy), the result at most
 // INT32_MAX elements, and every piece's dims collapsing so. False otherwise.
 bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
                         const std::vector<Dims>& strides, int64_t axis, int64_t itemsize,
                         int64_t& rows, std::vector<ConcatRowsPiece>& pieces);
+
+// numpy.pad as one pass over the C-contiguous result, for the modes whose every result
+// element is the value (`Constant`) or a source element found per dim from the result's
+// index: the nearest edge (`Edge`), the reflection without (`Reflect`) or with
+// (`Symmetric`) the edge element repeated, the periodic continuation (`Wrap`).
+enum class PadMode : int32_t { Constant, Edge, Reflect, Symmetric, Wrap };
+
+// The source index along a dim of `n` (> 0) elements for index `i` outside [0, n), as
+// numpy.pad's mode gives it for any pad width (reflections repeat with period 2(n - 1)
+// and 2n; a dim of one element reflects onto it).
+GPUARR_HD int64_t pad_source_index(PadMode mode, int64_t i, int64_t n) {
+  if (mode == PadMode::Edge) return i < 0 ? 0 : n - 1;
+  const int64_t period =
+      mode == PadMode::Wrap ? n : (mode == PadMode::Symmetric ? 2 * n : 2 * (n - 1));
+  if (period == 0) return 0;
+  int64_t r = i % period;
+  if (r < 0) r += period;
+  if (r < n) return r;
+  return mode == PadMode::Symmetric ? period - 1 - r : period - r;
+}
+
+// Per dim, outermost first: the result's extent, the pad before the source, the source's
+// extent and its byte stride. A dim padded on neither side merges into the dim outside it
+// where the source's strides allow and, in modes other than `Constant`, only into an
+// unpadded one (a padded dim's index maps onto its source index alone); one of extent 1
+// padded on neither side goes. The pad of a 4096^2 matrix by 1 along axis 0 with a
+// constant is one dim.
+struct PadLayout {
+  Dims shape, before, extent, strides;
+};
+constexpr int kMaxPadDims = 8;
+
+// The layout of padding a source of `shape` and byte `strides` by `pads` (before, after
+// per dim, non-negative) in `mode`: false when the result holds more than INT32_MAX
+// elements or more than kMaxPadDims dims remain.
+bool pad_layout(const Dims& shape, const Dims& strides,
+                const std::vector<std::pair<int64_t, int64_t>>& pads, PadMode mode,
+                PadLayout& layout);
 
 // Boundaries of numpy.array_split into `sections` parts of `n` elements (sections + 1
 // values starting at 0); ValueError "number sections must be larger than 0." and, when

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "core/shape_ops.hpp"
@@ -115,6 +116,24 @@ void concatenate_into(const NDArray& out, const std::vector<const NDArray*>& arr
     }
     pos += a->shape[axis];
   }
+}
+
+std::optional<NDArray> pad_array(const NDArray& a,
+                                 const std::vector<std::pair<int64_t, int64_t>>& pads,
+                                 PadMode mode, const void* value) {
+  if (mode != PadMode::Constant && a.size() == 0)
+    throw std::logic_error("pad_array: modes other than constant need a non-empty array");
+  PadLayout layout;
+  if (!pad_layout(a.shape, a.strides, pads, mode, layout)) return std::nullopt;
+  DeviceGuard guard(a.device());
+  Dims shape = a.shape;
+  for (size_t d = 0; d < shape.size(); ++d) shape[d] += pads[d].first + pads[d].second;
+  NDArray out = empty_array(shape, a.dtype, 'C');
+  if (out.size() > 0) {
+    launch_pad(out.data(), a.size() > 0 ? a.data() : nullptr, layout, mode, value,
+               a.itemsize(), stream_for(out));
+  }
+  return out;
 }
 
 NDArray copy_array(const NDArray& src, DType dtype, char order) {

@@ -2,11 +2,15 @@
 // runs on the current device's current stream.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "ops/ndarray.hpp"
 
 namespace gpuarr {
+
+enum class PadMode : int32_t;  // core/shape_ops.hpp
 
 // A fresh array; order is 'C' or 'F'.
 NDArray empty_array(const Dims& shape, DType dtype, char order);
@@ -26,6 +30,13 @@ NDArray copy_to_current_device(const NDArray& src, DType dtype, char order);
 // (concat_rows_layout, core/shape_ops.hpp), else one assign_array a piece.
 void concatenate_into(const NDArray& out, const std::vector<const NDArray*>& arrays,
                       int64_t axis);
+// numpy.pad of `a` by `pads` (before, after per dim, non-negative) in `mode` (`value`: the
+// itemsize bytes of the Constant mode's value, else unused), as a new C-contiguous array
+// written in one pass (pad_layout, core/shape_ops.hpp); nullopt, launching nothing, where
+// that layout refuses it. Modes other than Constant need a non-empty `a`.
+std::optional<NDArray> pad_array(const NDArray& a,
+                                 const std::vector<std::pair<int64_t, int64_t>>& pads,
+                                 PadMode mode, const void* value);
 // A view with a new shape when possible, else a copy (order 'C' or 'F').
 NDArray reshape_array(const NDArray& a, const Dims& new_shape, char order);
 

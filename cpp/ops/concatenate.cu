@@ -1,7 +1,8 @@
 // numpy.concatenate in one pass over the result where one copy a piece would write rows in
-// parts of lines (core/shape_ops.hpp, concat_rows_layout): each thread writes one element
-// of the C-contiguous result and reads it from the piece that holds its column.
+// parts of lines (core/shape_ops.hpp, concat_rows_layout): each thread writes consecutive
+// elements of the C-contiguous result, each read from the piece that holds its column.
 #include "core/shape_ops.hpp"
+#include "ops/consecutive_writes.cuh"
 #include "ops/device_types.cuh"
 #include "ops/shape_ops.hpp"
 #include "ops/strided.cuh"
@@ -20,21 +21,16 @@ struct ConcatRowsArgs {
   int64_t col_stride[kMaxConcatRowsPieces];
 };
 
-// Thread t writes the U consecutive elements from U * t, one 16-byte store where the
-// result allows it; it divides once for the first element's row and column and steps
-// through the rest (an element a thread, with a division and a search of the pieces each,
-// left the kernel bound by its instructions at 67% of the copy bandwidth).
+// Thread t writes the U consecutive elements from U * t (consecutive_writes.cuh): it
+// divides once for the first element's row and column and steps through the rest.
 template <class W>
 __global__ void concat_rows_kernel(ConcatRowsArgs a, uint32_t total) {
   constexpr int U = kCopyUnroll<W>;
-  const int64_t step = int64_t(gridDim.x) * blockDim.x * U;
-  for (int64_t e0 = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) * U; e0 < total;
-       e0 += step) {
+  write_consecutive<W>(a.out, a.aligned, total, [&](int64_t e0, VecOf<W, U>& v) {
     uint32_t r = static_cast<uint32_t>(e0) / a.width;
     uint32_t j = static_cast<uint32_t>(e0) - r * a.width;
     int p = 0;
     while (p + 1 < a.n && j >= a.start[p + 1]) ++p;
-    VecOf<W, U> v;
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       if (e0 + u >= total) break;
@@ -47,14 +43,7 @@ __global__ void concat_rows_kernel(ConcatRowsArgs a, uint32_t total) {
       }
       while (p + 1 < a.n && j >= a.start[p + 1]) ++p;
     }
-    if (a.aligned && e0 + U <= total) {
-      reinterpret_cast<VecOf<W, U>*>(a.out)[e0 / U] = v;
-    } else {
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (e0 + u < total) reinterpret_cast<W*>(a.out)[e0 + u] = v.v[u];
-    }
-  }
+  });
 }
 
 }  // namespace
@@ -79,9 +68,9 @@ void launch_concat_rows(char* out, int64_t rows, const char* const* data,
   constexpr int kThreads = 256;
   dispatch_word(itemsize, [&](auto word) {
     using W = decltype(word);
-    a.aligned = reinterpret_cast<uintptr_t>(out) % alignof(VecOf<W, kCopyUnroll<W>>) == 0;
-    concat_rows_kernel<W><<<grid_for((total + kCopyUnroll<W> - 1) / kCopyUnroll<W>, kThreads),
-                            kThreads, 0, stream>>>(a, static_cast<uint32_t>(total));
+    a.aligned = consecutive_store_aligned<W>(out);
+    concat_rows_kernel<W><<<consecutive_grid<W>(total, kThreads), kThreads, 0, stream>>>(
+        a, static_cast<uint32_t>(total));
     check_launch("concat_rows_kernel");
   });
 }

@@ -8,7 +8,9 @@
 
 namespace gpuarr {
 
-struct ConcatRowsPiece;  // core/shape_ops.hpp
+struct ConcatRowsPiece;     // core/shape_ops.hpp
+struct PadLayout;          // core/shape_ops.hpp
+enum class PadMode : int32_t;
 
 // Writes a C-contiguous batch `out` of `batch` matrices of rows x cols elements: zero at
 // (i, j) with j - i < k (lower == false: numpy.triu keeps j - i >= k) or j - i > k
@@ -31,5 +33,12 @@ void launch_repeat_gather(char* out, const char* src, const int64_t* idx, int64_
 void launch_concat_rows(char* out, int64_t rows, const char* const* data,
                         const ConcatRowsPiece* pieces, int n, int64_t itemsize,
                         cudaStream_t stream);
+
+// numpy.pad as pad_layout planned it (core/shape_ops.hpp): the C-contiguous `out` of
+// layout.shape holds src's elements (src's first element at layout.before) and, where the
+// mode maps an index outside the source, the element it maps to or (`Constant`) the
+// itemsize bytes at `value`.
+void launch_pad(char* out, const char* src, const PadLayout& layout, PadMode mode,
+                const void* value, int64_t itemsize, cudaStream_t stream);
 
 }  // namespace gpuarr

@@ -122,7 +122,7 @@ TEST(ShapeOps, ConcatRowsLayout) {
   EXPECT_EQ(pieces[1].row_stride, -48);
   EXPECT_EQ(pieces[1].col_stride, -8);
   // Rows that do not collapse (a[:, ::2] of a 3-d array), pieces all 128 bytes or wider,
-  // one piece, too many pieces: one copy a piece instead.
+  // too many pieces: one copy a piece instead.
   EXPECT_FALSE(concat_rows_layout({4, 3, 2}, {{4, 3, 1}, {4, 3, 1}}, {{48, 8, 4}, {12, 4, 4}},
                                   2, 4, rows, pieces));
   EXPECT_FALSE(concat_rows_layout({8, 64}, {{8, 32}, {8, 32}}, {{128, 4}, {128, 4}}, 1, 4,
@@ -136,13 +136,90 @@ TEST(ShapeOps, ConcatRowsLayout) {
   EXPECT_EQ(pieces[1].width, 0);
   EXPECT_EQ(pieces[2].width, 2);
   EXPECT_EQ(pieces[2].row_stride, 8);
-  EXPECT_FALSE(concat_rows_layout({8, 1}, {{8, 1}}, {{4, 4}}, 1, 4, rows, pieces));
+  // One piece: a copy into short rows, here a broadcast along them (numpy.repeat by 3).
+  ASSERT_TRUE(concat_rows_layout({8, 3}, {{8, 3}}, {{4, 0}}, 1, 4, rows, pieces));
+  EXPECT_EQ(rows, 8);
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].width, 3);
+  EXPECT_EQ(pieces[0].row_stride, 4);
+  EXPECT_EQ(pieces[0].col_stride, 0);
+  EXPECT_FALSE(concat_rows_layout({8, 32}, {{8, 32}}, {{256, 8}}, 1, 4, rows, pieces));
   const std::vector<Dims> nine(9, Dims{8, 1}), nine_strides(9, Dims{4, 4});
   EXPECT_FALSE(concat_rows_layout({8, 9}, nine, nine_strides, 1, 4, rows, pieces));
   // Past INT32_MAX elements.
   const int64_t g = int64_t(1) << 30;
   EXPECT_FALSE(concat_rows_layout({g, 2}, {{g, 1}, {g, 1}}, {{4, 4}, {4, 4}}, 1, 4, rows,
                                   pieces));
+}
+
+TEST(ShapeOps, PadLayout) {
+  using Pads = std::vector<std::pair<int64_t, int64_t>>;
+  PadLayout l;
+  const PadMode c = PadMode::Constant;
+  // A C-contiguous 4096^2 float32 matrix padded by 1 on every side.
+  ASSERT_TRUE(pad_layout({4096, 4096}, {16384, 4}, Pads{{1, 1}, {1, 1}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{4098, 4098}));
+  EXPECT_EQ(l.before, (Dims{1, 1}));
+  EXPECT_EQ(l.extent, (Dims{4096, 4096}));
+  EXPECT_EQ(l.strides, (Dims{16384, 4}));
+  // Padded along axis 0 only: the unpadded rows merge into it.
+  ASSERT_TRUE(pad_layout({10, 6}, {24, 4}, Pads{{2, 3}, {0, 0}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{90}));
+  EXPECT_EQ(l.before, (Dims{12}));
+  EXPECT_EQ(l.extent, (Dims{60}));
+  EXPECT_EQ(l.strides, (Dims{4}));
+  // An unpadded dim whose source stride does not continue the dim outside it stays; one
+  // of extent 1 goes; the middle one of three merges into the first.
+  ASSERT_TRUE(pad_layout({10, 6}, {48, 4}, Pads{{2, 3}, {0, 0}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{15, 6}));
+  EXPECT_EQ(l.before, (Dims{2, 0}));
+  ASSERT_TRUE(pad_layout({4, 1, 5}, {20, 20, -4}, Pads{{0, 0}, {0, 0}, {1, 0}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{4, 6}));
+  EXPECT_EQ(l.strides, (Dims{20, -4}));
+  ASSERT_TRUE(pad_layout({3, 4, 5}, {80, 20, 4}, Pads{{1, 1}, {0, 0}, {2, 0}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{20, 7}));
+  EXPECT_EQ(l.before, (Dims{4, 2}));
+  EXPECT_EQ(l.extent, (Dims{12, 5}));
+  EXPECT_EQ(l.strides, (Dims{20, 4}));
+  // Nothing padded, extent 1 everywhere: one element.
+  ASSERT_TRUE(pad_layout({1, 1}, {4, 4}, Pads{{0, 0}, {0, 0}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{1}));
+  EXPECT_EQ(l.extent, (Dims{1}));
+  // An empty source: all of the result is the value.
+  ASSERT_TRUE(pad_layout({0, 3}, {12, 4}, Pads{{1, 1}, {1, 1}}, c, l));
+  EXPECT_EQ(l.shape, (Dims{2, 5}));
+  EXPECT_EQ(l.extent, (Dims{0, 3}));
+  // Other modes merge an unpadded dim only into an unpadded one.
+  ASSERT_TRUE(pad_layout({10, 6}, {24, 4}, Pads{{2, 3}, {0, 0}}, PadMode::Reflect, l));
+  EXPECT_EQ(l.shape, (Dims{15, 6}));
+  ASSERT_TRUE(pad_layout({3, 4, 5}, {80, 20, 4}, Pads{{0, 0}, {0, 0}, {2, 1}}, PadMode::Edge,
+                         l));
+  EXPECT_EQ(l.shape, (Dims{12, 8}));
+  EXPECT_EQ(l.strides, (Dims{20, 4}));
+  // Past INT32_MAX elements, or more dims than a launch holds.
+  EXPECT_FALSE(pad_layout({65536, 32768}, {131072, 4}, Pads{{0, 0}, {1, 0}}, c, l));
+  EXPECT_FALSE(pad_layout(Dims(9, 2), Dims(9, 4), Pads(9, {1, 0}), c, l));
+}
+
+TEST(ShapeOps, PadSourceIndex) {
+  // numpy.pad(np.arange(n), 7, mode) read as indices, for n = 3 (and 1, 2 where noted).
+  auto indices = [](PadMode mode, int64_t n) {
+    Dims out;
+    for (int64_t i = -7; i < n + 7; ++i)
+      out.push_back(i >= 0 && i < n ? i : pad_source_index(mode, i, n));
+    return out;
+  };
+  EXPECT_EQ(indices(PadMode::Reflect, 3),
+            (Dims{1, 2, 1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1}));
+  EXPECT_EQ(indices(PadMode::Symmetric, 3),
+            (Dims{0, 0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0, 1, 2, 2}));
+  EXPECT_EQ(indices(PadMode::Wrap, 3),
+            (Dims{2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0}));
+  EXPECT_EQ(indices(PadMode::Edge, 3),
+            (Dims{0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2}));
+  EXPECT_EQ(indices(PadMode::Symmetric, 2),
+            (Dims{1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0}));
+  EXPECT_EQ(indices(PadMode::Reflect, 1), Dims(15, 0));
 }
 
 TEST(ShapeOps, ArraySplitBounds) {

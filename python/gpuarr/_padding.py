@@ -25,6 +25,10 @@ _ALLOWED_KWARGS = {
 }
 
 
+# The modes whose every padded element is a source element chosen by its index alone
+# (numpy.pad's 'reflect' and 'symmetric' with reflect_type 'odd' compute values instead).
+_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+
 # Padded sizes up to this fill the whole result before copying the array in: launches, not
 # bytes, decide their time.
 _WHOLE_FILL_MAX = 1 << 20
@@ -282,16 +286,30 @@ def pad(array: ArrayLike, pad_width, mode="constant", **kwargs) -> ndarray:
                          f"'{mode}': {unsupported_kwargs}")
     cv = kwargs.get("constant_values", 0)
     if mode == "constant" and array.ndim and not isinstance(cv, _ndarray) and _np.ndim(cv) == 0:
-        # One value everywhere: fill, then copy the array in (two launches). Large arrays
-        # fill only the pad areas below, not the whole array before the copy overwrites it.
+        # One value everywhere: the result in one pass (NumPy's C order; an F-ordered
+        # array keeps F order below). The value as _as_pairs gives it (a NumPy scalar),
+        # assigned as the pad areas' assignments below would: out-of-range integers wrap,
+        # as NumPy's do.
+        value = _np.asarray(cv)[()]
+        if not (array.flags.f_contiguous and not array.flags.c_contiguous):
+            padded = _core._pad(array, pad_width, "constant", value)
+            if padded is not None:
+                return padded
         size = 1
         for n, (lo, hi) in zip(array.shape, pad_width):
             size *= n + lo + hi
         if size <= _WHOLE_FILL_MAX:
-            # The value as _as_pairs gives it (a NumPy scalar), assigned as the pad areas'
-            # assignments below would: out-of-range integers wrap, as NumPy's do.
-            value = _as_pairs(cv, array.ndim)[0][0]
+            # Fill, then copy the array in (two launches); large arrays fill only the pad
+            # areas below, not the whole array before the copy overwrites it.
             return _pad_simple(array, pad_width, value)[0]
+    if (mode in _INDEX_MODES and array.size and array.ndim
+            and kwargs.get("reflect_type") != "odd"
+            and not (array.flags.f_contiguous and not array.flags.c_contiguous)):
+        # Each result element is the source element its index maps to: one pass (NumPy's
+        # C order; an F-ordered array keeps F order below).
+        padded = _core._pad(array, pad_width, mode)
+        if padded is not None:
+            return padded
     padded, original_area_slice = _pad_simple(array, pad_width)
     axes = range(padded.ndim)
     if mode == "constant":

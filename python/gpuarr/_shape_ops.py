@@ -488,7 +488,8 @@ def flipud(m: ArrayLike) -> ndarray:
 
 
 def roll(a: ArrayLike, shift, axis: AxisLike = None) -> ndarray:
-    """numpy.roll: a copy made of two slice assignments per rolled axis."""
+    """numpy.roll: along one axis the concatenation of the axis's two parts; along several,
+    one slice assignment per combination of parts."""
     a = _arr(a)
     if axis is None:
         return roll(ravel(a), shift, 0).reshape(a.shape)
@@ -500,12 +501,22 @@ def roll(a: ArrayLike, shift, axis: AxisLike = None) -> ndarray:
         ax = _core._normalize_axis_tuple(int(ax), a.ndim)[0]
         shifts[ax] += int(sh)
     rolls = [((slice(None), slice(None)),)] * a.ndim
+    rolled = []
     for ax, offset in shifts.items():
         offset %= a.shape[ax] or 1
         if offset:
             rolls[ax] = ((slice(None, -offset), slice(offset, None)),
                          (slice(-offset, None), slice(None, offset)))
+            rolled.append((ax, offset))
     result = _core.empty_like(a)
+    if len(rolled) == 1:
+        # Along one axis the result is the concatenation of the two parts, in one pass
+        # where one part's rows are short (roll along the last axis by a few elements).
+        ax, offset = rolled[0]
+        head = (slice(None),) * ax
+        _core._concat_into(result, (a[head + (slice(-offset, None),)],
+                                    a[head + (slice(None, -offset),)]), ax)
+        return result
     for indices in itertools.product(*rolls):
         arr_index, res_index = zip(*indices)
         result[res_index] = a[arr_index]
