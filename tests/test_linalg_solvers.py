@@ -271,7 +271,8 @@ def test_tensorinv_tensorsolve(rng):
 # ------------------------------------------------------------------ cholesky
 @gpu_test
 @pytest.mark.parametrize("dt", DTYPES + ["int64"])
-@pytest.mark.parametrize("shape", [(0, 0), (1, 1), (4, 4), (3, 5, 5), (0, 2, 2), (70, 70)], ids=str)
+@pytest.mark.parametrize("shape", [(0, 0), (1, 1), (4, 4), (3, 5, 5), (0, 2, 2), (70, 70),
+                                   (2, 70, 70)], ids=str)
 @pytest.mark.parametrize("upper", [False, True])
 def test_cholesky(rng, dt, shape, upper):
     x = _rand(rng, shape, dt if dt != "int64" else "float64")
@@ -288,6 +289,7 @@ def test_cholesky(rng, dt, shape, upper):
         g[(...,) + iu] = 1e3
     got = gpuarr.linalg.cholesky(gpuarr.asarray(g), upper=upper)
     _close(got, want, dt, scale=10)
+    assert got.flags.c_contiguous
 
 
 @gpu_test
@@ -299,6 +301,13 @@ def test_cholesky_not_pd(dt):
         gpuarr.linalg.cholesky(gpuarr.asarray(a))
     with pytest.raises(np.linalg.LinAlgError, match="Last 2 dimensions"):
         gpuarr.linalg.cholesky(gpuarr.ones((2, 3), dtype=dt))
+    # One factorisation a matrix (one matrix, or matrices past the batched call's size).
+    for shape, bad in (((5, 5), (3, 3)), ((2, 70, 70), (1, 40, 40))):
+        a = np.broadcast_to(np.eye(shape[-1], dtype=dt), shape).copy()
+        a[bad] = -1
+        for upper in (False, True):
+            with pytest.raises(np.linalg.LinAlgError, match="Matrix is not positive definite"):
+                gpuarr.linalg.cholesky(gpuarr.asarray(a), upper=upper)
 
 
 # ------------------------------------------------------------------ qr
