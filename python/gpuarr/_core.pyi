@@ -5,6 +5,7 @@ import collections.abc
 import numpy
 import numpy.linalg
 import typing
+import typing_extensions
 __all__: list[str] = ['CUDARuntimeError', 'CompileError', 'Event', 'Flags', 'LibraryLoadError', 'LinAlgError', 'MemoryPointer', 'MemoryPool', 'NoDeviceError', 'OutOfMemoryError', 'PinnedMemory', 'Stream', 'array', 'asarray', 'ascontiguousarray', 'asnumpy', 'compute_capability', 'copy', 'device_count', 'device_properties', 'device_synchronize', 'driver_version', 'empty', 'empty_like', 'eye', 'full', 'full_like', 'get_current_stream', 'get_default_memory_pool', 'get_device', 'get_elapsed_time', 'is_pinned', 'matmul', 'mem_get_info', 'ndarray', 'no_device_reason', 'ones', 'ones_like', 'runtime_version', 'set_device', 'transfer_settings', 'ufunc', 'zeros', 'zeros_like']
 class CUDARuntimeError(RuntimeError):
     pass
