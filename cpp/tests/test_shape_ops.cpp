@@ -152,51 +152,48 @@ TEST(ShapeOps, ConcatRowsLayout) {
                                   pieces));
 }
 
-TEST(ShapeOps, PadLayout) {
-  using Pads = std::vector<std::pair<int64_t, int64_t>>;
+namespace {
+
+using Pads = std::vector<std::pair<int64_t, int64_t>>;
+
+// pad_layout's layout, which must be taken, against the expected per-dim fields.
+void expect_pad_layout(const Dims& shape, const Dims& strides, const Pads& pads, PadMode mode,
+                       const PadLayout& want) {
   PadLayout l;
+  ASSERT_TRUE(pad_layout(shape, strides, pads, mode, l));
+  EXPECT_EQ(l.shape, want.shape);
+  EXPECT_EQ(l.before, want.before);
+  EXPECT_EQ(l.extent, want.extent);
+  EXPECT_EQ(l.strides, want.strides);
+}
+
+}  // namespace
+
+TEST(ShapeOps, PadLayout) {
   const PadMode c = PadMode::Constant;
   // A C-contiguous 4096^2 float32 matrix padded by 1 on every side.
-  ASSERT_TRUE(pad_layout({4096, 4096}, {16384, 4}, Pads{{1, 1}, {1, 1}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{4098, 4098}));
-  EXPECT_EQ(l.before, (Dims{1, 1}));
-  EXPECT_EQ(l.extent, (Dims{4096, 4096}));
-  EXPECT_EQ(l.strides, (Dims{16384, 4}));
+  expect_pad_layout({4096, 4096}, {16384, 4}, {{1, 1}, {1, 1}}, c,
+                    {{4098, 4098}, {1, 1}, {4096, 4096}, {16384, 4}});
   // Padded along axis 0 only: the unpadded rows merge into it.
-  ASSERT_TRUE(pad_layout({10, 6}, {24, 4}, Pads{{2, 3}, {0, 0}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{90}));
-  EXPECT_EQ(l.before, (Dims{12}));
-  EXPECT_EQ(l.extent, (Dims{60}));
-  EXPECT_EQ(l.strides, (Dims{4}));
+  expect_pad_layout({10, 6}, {24, 4}, {{2, 3}, {0, 0}}, c, {{90}, {12}, {60}, {4}});
   // An unpadded dim whose source stride does not continue the dim outside it stays; one
   // of extent 1 goes; the middle one of three merges into the first.
-  ASSERT_TRUE(pad_layout({10, 6}, {48, 4}, Pads{{2, 3}, {0, 0}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{15, 6}));
-  EXPECT_EQ(l.before, (Dims{2, 0}));
-  ASSERT_TRUE(pad_layout({4, 1, 5}, {20, 20, -4}, Pads{{0, 0}, {0, 0}, {1, 0}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{4, 6}));
-  EXPECT_EQ(l.strides, (Dims{20, -4}));
-  ASSERT_TRUE(pad_layout({3, 4, 5}, {80, 20, 4}, Pads{{1, 1}, {0, 0}, {2, 0}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{20, 7}));
-  EXPECT_EQ(l.before, (Dims{4, 2}));
-  EXPECT_EQ(l.extent, (Dims{12, 5}));
-  EXPECT_EQ(l.strides, (Dims{20, 4}));
+  expect_pad_layout({10, 6}, {48, 4}, {{2, 3}, {0, 0}}, c, {{15, 6}, {2, 0}, {10, 6}, {48, 4}});
+  expect_pad_layout({4, 1, 5}, {20, 20, -4}, {{0, 0}, {0, 0}, {1, 0}}, c,
+                    {{4, 6}, {0, 1}, {4, 5}, {20, -4}});
+  expect_pad_layout({3, 4, 5}, {80, 20, 4}, {{1, 1}, {0, 0}, {2, 0}}, c,
+                    {{20, 7}, {4, 2}, {12, 5}, {20, 4}});
   // Nothing padded, extent 1 everywhere: one element.
-  ASSERT_TRUE(pad_layout({1, 1}, {4, 4}, Pads{{0, 0}, {0, 0}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{1}));
-  EXPECT_EQ(l.extent, (Dims{1}));
+  expect_pad_layout({1, 1}, {4, 4}, {{0, 0}, {0, 0}}, c, {{1}, {0}, {1}, {0}});
   // An empty source: all of the result is the value.
-  ASSERT_TRUE(pad_layout({0, 3}, {12, 4}, Pads{{1, 1}, {1, 1}}, c, l));
-  EXPECT_EQ(l.shape, (Dims{2, 5}));
-  EXPECT_EQ(l.extent, (Dims{0, 3}));
+  expect_pad_layout({0, 3}, {12, 4}, {{1, 1}, {1, 1}}, c, {{2, 5}, {1, 1}, {0, 3}, {12, 4}});
   // Other modes merge an unpadded dim only into an unpadded one.
-  ASSERT_TRUE(pad_layout({10, 6}, {24, 4}, Pads{{2, 3}, {0, 0}}, PadMode::Reflect, l));
-  EXPECT_EQ(l.shape, (Dims{15, 6}));
-  ASSERT_TRUE(pad_layout({3, 4, 5}, {80, 20, 4}, Pads{{0, 0}, {0, 0}, {2, 1}}, PadMode::Edge,
-                         l));
-  EXPECT_EQ(l.shape, (Dims{12, 8}));
-  EXPECT_EQ(l.strides, (Dims{20, 4}));
+  expect_pad_layout({10, 6}, {24, 4}, {{2, 3}, {0, 0}}, PadMode::Reflect,
+                    {{15, 6}, {2, 0}, {10, 6}, {24, 4}});
+  expect_pad_layout({3, 4, 5}, {80, 20, 4}, {{0, 0}, {0, 0}, {2, 1}}, PadMode::Edge,
+                    {{12, 8}, {0, 2}, {12, 5}, {20, 4}});
   // Past INT32_MAX elements, or more dims than a launch holds.
+  PadLayout l;
   EXPECT_FALSE(pad_layout({65536, 32768}, {131072, 4}, Pads{{0, 0}, {1, 0}}, c, l));
   EXPECT_FALSE(pad_layout(Dims(9, 2), Dims(9, 4), Pads(9, {1, 0}), c, l));
 }
