@@ -195,15 +195,28 @@ __device__ __forceinline__ void row_loop(const Op& op, const EwArgs<NIN>& a,
       scalar_from = nv * V;
     }
   }
-  for (int64_t j = scalar_from + c0; j < inner; j += cstep) {
-    *reinterpret_cast<Out*>(a.s.data[0] + off[0] + j * a.s.strides[0][d]) =
-        L::apply(op, [&](int k, auto tag) {
-          using T = decltype(tag);
-          if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
-          return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1] +
-                                             j * a.s.strides[k + 1][d]);
-        });
+  auto element = [&](int64_t j) {
+    return L::apply(op, [&](int k, auto tag) {
+      using T = decltype(tag);
+      if (a.is_scalar[k]) return scalar_of<T>(a.scalar[k]);
+      return *reinterpret_cast<const T*>(a.s.data[k + 1] + off[k + 1] +
+                                         j * a.s.strides[k + 1][d]);
+    });
+  };
+  auto store = [&](int64_t j, Out v) {
+    *reinterpret_cast<Out*>(a.s.data[0] + off[0] + j * a.s.strides[0][d]) = v;
+  };
+  // Two elements an iteration, both computed before either is stored, so that their loads
+  // are in flight together (no store between them that the loads might alias): the strided
+  // loop is bound by its loads' latency (tools/probes/elementwise_flat_grid.cu).
+  int64_t j = scalar_from + c0;
+#pragma unroll 1
+  for (; j + cstep < inner; j += 2 * cstep) {
+    const Out v0 = element(j), v1 = element(j + cstep);
+    store(j, v0);
+    store(j + cstep, v1);
   }
+  if (j < inner) store(j, element(j));
 }
 
 // The contiguous launch: a kernel of its own, because the general kernel's strided paths
