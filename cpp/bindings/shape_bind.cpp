@@ -191,16 +191,7 @@ GPUARR_BINDINGS(120) {
                    const std::string& mode_name, py::handle value) -> py::object {
     const NDArray& a = as_array(self).a;
     if (pads.size() != a.shape.size()) throw ValueError("_pad: one pair a dim");
-    static const std::pair<const char*, PadMode> kModes[] = {
-        {"constant", PadMode::Constant}, {"edge", PadMode::Edge},
-        {"reflect", PadMode::Reflect},   {"symmetric", PadMode::Symmetric},
-        {"wrap", PadMode::Wrap}};
-    const auto* found = std::find_if(std::begin(kModes), std::end(kModes),
-                                     [&](const auto& m) { return mode_name == m.first; });
-    if (found == std::end(kModes)) throw ValueError("_pad: unknown mode '" + mode_name + "'");
-    const PadMode mode = found->second;
-    if (mode != PadMode::Constant && a.size() == 0)
-      throw ValueError("_pad: mode '" + mode_name + "' of an empty array");
+    const PadMode mode = pad_mode_from_name(mode_name);
     const std::string bytes = mode == PadMode::Constant ? scalar_bytes(value, a.dtype) : "";
     std::optional<NDArray> out = pad_array(a, pads, mode, bytes.empty() ? nullptr : bytes.data());
     if (!out) return py::none();

@@ -202,6 +202,16 @@ bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
   return narrow;
 }
 
+PadMode pad_mode_from_name(const std::string& name) {
+  static const std::pair<const char*, PadMode> kModes[] = {
+      {"constant", PadMode::Constant}, {"edge", PadMode::Edge},
+      {"reflect", PadMode::Reflect},   {"symmetric", PadMode::Symmetric},
+      {"wrap", PadMode::Wrap}};
+  for (const auto& [n, mode] : kModes)
+    if (name == n) return mode;
+  throw ValueError("mode '" + name + "' is not supported");
+}
+
 bool pad_layout(const Dims& shape, const Dims& strides,
                 const std::vector<std::pair<int64_t, int64_t>>& pads, PadMode mode,
                 PadLayout& layout) {

@@ -64,6 +64,10 @@ bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
 // (`Symmetric`) the edge element repeated, the periodic continuation (`Wrap`).
 enum class PadMode : int32_t { Constant, Edge, Reflect, Symmetric, Wrap };
 
+// The mode of numpy.pad's name ("constant", "edge", "reflect", "symmetric", "wrap");
+// ValueError for any other name.
+PadMode pad_mode_from_name(const std::string& name);
+
 // The source index along a dim of `n` (> 0) elements for index `i` outside [0, n), as
 // numpy.pad's mode gives it for any pad width (reflections repeat with period 2(n - 1)
 // and 2n; a dim of one element reflects onto it).

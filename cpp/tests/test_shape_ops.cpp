@@ -198,6 +198,16 @@ TEST(ShapeOps, PadLayout) {
   EXPECT_FALSE(pad_layout(Dims(9, 2), Dims(9, 4), Pads(9, {1, 0}), c, l));
 }
 
+TEST(ShapeOps, PadModeFromName) {
+  EXPECT_EQ(pad_mode_from_name("constant"), PadMode::Constant);
+  EXPECT_EQ(pad_mode_from_name("edge"), PadMode::Edge);
+  EXPECT_EQ(pad_mode_from_name("reflect"), PadMode::Reflect);
+  EXPECT_EQ(pad_mode_from_name("symmetric"), PadMode::Symmetric);
+  EXPECT_EQ(pad_mode_from_name("wrap"), PadMode::Wrap);
+  EXPECT_EQ(message_of<ValueError>([] { pad_mode_from_name("mean"); }),
+            "mode 'mean' is not supported");
+}
+
 TEST(ShapeOps, PadSourceIndex) {
   // numpy.pad(np.arange(n), 7, mode) read as indices, for n = 3 (and 1, 2 where noted).
   auto indices = [](PadMode mode, int64_t n) {

@@ -284,14 +284,15 @@ def pad(array: ArrayLike, pad_width, mode="constant", **kwargs) -> ndarray:
     if unsupported_kwargs:
         raise ValueError("unsupported keyword arguments for mode "
                          f"'{mode}': {unsupported_kwargs}")
+    # The one-pass kernel writes NumPy's C order; an F-ordered array keeps F order below.
+    one_pass = array.ndim and not (array.flags.f_contiguous and not array.flags.c_contiguous)
     cv = kwargs.get("constant_values", 0)
     if mode == "constant" and array.ndim and not isinstance(cv, _ndarray) and _np.ndim(cv) == 0:
-        # One value everywhere: the result in one pass (NumPy's C order; an F-ordered
-        # array keeps F order below). The value as _as_pairs gives it (a NumPy scalar),
-        # assigned as the pad areas' assignments below would: out-of-range integers wrap,
-        # as NumPy's do.
+        # One value everywhere: the result in one pass. The value as _as_pairs gives it (a
+        # NumPy scalar), assigned as the pad areas' assignments below would: out-of-range
+        # integers wrap, as NumPy's do.
         value = _np.asarray(cv)[()]
-        if not (array.flags.f_contiguous and not array.flags.c_contiguous):
+        if one_pass:
             padded = _core._pad(array, pad_width, "constant", value)
             if padded is not None:
                 return padded
@@ -302,11 +303,8 @@ def pad(array: ArrayLike, pad_width, mode="constant", **kwargs) -> ndarray:
             # Fill, then copy the array in (two launches); large arrays fill only the pad
             # areas below, not the whole array before the copy overwrites it.
             return _pad_simple(array, pad_width, value)[0]
-    if (mode in _INDEX_MODES and array.size and array.ndim
-            and kwargs.get("reflect_type") != "odd"
-            and not (array.flags.f_contiguous and not array.flags.c_contiguous)):
-        # Each result element is the source element its index maps to: one pass (NumPy's
-        # C order; an F-ordered array keeps F order below).
+    if one_pass and mode in _INDEX_MODES and array.size and kwargs.get("reflect_type") != "odd":
+        # Each result element is the source element its index maps to: one pass.
         padded = _core._pad(array, pad_width, mode)
         if padded is not None:
             return padded
