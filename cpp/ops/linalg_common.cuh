@@ -107,9 +107,9 @@ bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream);
 // The count of positive info entries, enqueued now and read later: lets the host wait for
 // the factorization only while the work queued after it (getrs, getri) keeps the GPU busy,
 // so that two large solves on two streams overlap their second halves and a loop of
-// batched inversions queues its next call while this one's getri runs. `spin`: the wait
-// polls (waits of microseconds, shorter than a sleeping thread's wake-up); otherwise the
-// thread sleeps in the wait (a blocking-sync event).
+// solves queues its next call while this one's getrs runs. The wait polls the way CUDA's
+// default synchronisation does (a sleeping thread woke 0.2-0.6 ms after the event on the
+// H200, longer than solve float64 512's queued getrs, which the GPU then finished idle).
 struct PendingInfoCount {
   std::shared_ptr<Memory> device_count;
   int* host_slot = nullptr;  // pinned
@@ -119,8 +119,7 @@ struct PendingInfoCount {
 };
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
                                                      cudaStream_t stream,
-                                                     const FiniteCheck* check = nullptr,
-                                                     bool spin = false);
+                                                     const FiniteCheck* check = nullptr);
 
 // A host workspace of at least `bytes` for cuSOLVER's 64-bit API (nullptr for 0), owned
 // by the calling thread and never freed, so no call has to wait for the stream before

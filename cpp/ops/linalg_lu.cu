@@ -181,7 +181,7 @@ int* info_slot() {
 
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
                                                      cudaStream_t stream,
-                                                     const FiniteCheck* check, bool spin) {
+                                                     const FiniteCheck* check) {
   auto p = std::make_unique<PendingInfoCount>();
   p->device_count = allocate_device_memory(sizeof(int));
   int* dcount = static_cast<int*>(p->device_count->ptr());
@@ -189,9 +189,7 @@ std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t co
   p->host_slot = info_slot();
   GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
-  GPUARR_CUDA_CHECK(
-      cudaEventCreateWithFlags(&p->event, spin ? cudaEventDisableTiming
-                                               : cudaEventDisableTiming | cudaEventBlockingSync));
+  GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&p->event, cudaEventDisableTiming));
   GPUARR_CUDA_CHECK(cudaEventRecord(p->event, stream));
   return p;
 }
@@ -242,13 +240,13 @@ namespace {
 
 // inv/solve's singular check, read right after getrf (an event right after it, the solve
 // already queued) instead of after everything, so that the host returns as soon as the
-// factorization is known to be non-singular: on the batched route, whose waits are short
-// (the host spins), and from GPUARR_INV_EARLY_MIN_N (runtime/config, default 512) on (it
-// sleeps). Null: read it after everything (count_positive_info).
+// factorization is known to be non-singular: on the batched route, and from
+// GPUARR_INV_EARLY_MIN_N (runtime/config, default 512) on. Null: read it after everything
+// (count_positive_info).
 std::unique_ptr<PendingInfoCount> early_info_count(const int* info, int64_t batch, int64_t n,
                                                    bool batched, cudaStream_t stream) {
   if (!batched && n < config::inv_early_min_n.get()) return nullptr;
-  return enqueue_info_count(info, batch, stream, nullptr, batched);
+  return enqueue_info_count(info, batch, stream);
 }
 
 // ---- typed cuBLAS batched LU ----
