@@ -77,6 +77,29 @@ int main() {
            us([&] { elementwise_kernel<ufn::Exp, float, 1, float, float>
                            <<<g, 256, 0, st>>>(exp_unaligned, n); }));
   }
+  // Rows mode: exp of a[:, ::2] of a 4096 x 8192 matrix (rows of 4096 elements 8 bytes
+  // apart, a block a row).
+  EwArgs<1> rows{};
+  rows.mode = EwMode::Rows;
+  rows.s.ndim = 2;
+  rows.s.shape[0] = 4096;
+  rows.s.shape[1] = 4096;
+  rows.s.data[0] = reinterpret_cast<char*>(out);
+  rows.s.strides[0][0] = 4096 * sizeof(float);
+  rows.s.strides[0][1] = sizeof(float);
+  rows.s.data[1] = reinterpret_cast<char*>(in);
+  rows.s.strides[1][0] = 8192 * sizeof(float);
+  rows.s.strides[1][1] = 2 * sizeof(float);
+  printf("rows, exp a[:, ::2] 4096^2 %9.1f\n",
+         us([&] { elementwise_kernel<ufn::Exp, float, 1, float, float>
+                         <<<4096, 256, 0, st>>>(rows, n); }));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, elementwise_kernel<ufn::Exp, float, 1, float, float>));
+  printf("registers: exp float32 %d", fa.numRegs);
+  CK(cudaFuncGetAttributes(&fa, elementwise_kernel<ufn::Add, float, 2, float, float>));
+  printf(", add float32 %d", fa.numRegs);
+  CK(cudaFuncGetAttributes(&fa, elementwise_kernel<ufn::Exp, double, 1, double, double>));
+  printf(", exp float64 %d\n", fa.numRegs);
   printf("plain, 1 a thread     %9.1f\n",
          us([&] { plain_exp_kernel<1><<<(n + 255) / 256, 256, 0, st>>>(in, 2, out, n); }));
   printf("plain, 2 a thread     %9.1f\n",
