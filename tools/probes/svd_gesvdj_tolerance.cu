@@ -11,53 +11,37 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <cusolverDn.h>
 
 #include "probe_timing.cuh"
 
-template <class T> struct Api;
-template <> struct Api<float> {
-  static constexpr const char* name = "float32";
+// The typed gesvd / gesvdj entry points of T (float or double).
+template <class T> struct Api {
+  static constexpr bool f32 = std::is_same_v<T, float>;
+  static constexpr const char* name = f32 ? "float32" : "float64";
   static cusolverStatus_t gesvd_size(cusolverDnHandle_t h, int m, int n, int* lw) {
-    return cusolverDnSgesvd_bufferSize(h, m, n, lw);
+    if constexpr (f32) return cusolverDnSgesvd_bufferSize(h, m, n, lw);
+    else return cusolverDnDgesvd_bufferSize(h, m, n, lw);
   }
-  static cusolverStatus_t gesvd(cusolverDnHandle_t h, int m, int n, float* a, float* s, float* u,
-                                float* vt, float* w, int lw, int* info) {
-    return cusolverDnSgesvd(h, 'S', 'S', m, n, a, m, s, u, m, vt, n, w, lw, nullptr, info);
+  static cusolverStatus_t gesvd(cusolverDnHandle_t h, int m, int n, T* a, T* s, T* u, T* vt,
+                                T* w, int lw, int* info) {
+    if constexpr (f32) return cusolverDnSgesvd(h, 'S', 'S', m, n, a, m, s, u, m, vt, n, w, lw, nullptr, info);
+    else return cusolverDnDgesvd(h, 'S', 'S', m, n, a, m, s, u, m, vt, n, w, lw, nullptr, info);
   }
-  static cusolverStatus_t gesvdj_size(cusolverDnHandle_t h, int m, int n, float* a, float* s,
-                                      float* u, float* v, int* lw, gesvdjInfo_t p) {
-    return cusolverDnSgesvdj_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, 1, m, n, a, m, s, u, m, v,
-                                        n, lw, p);
+  static cusolverStatus_t gesvdj_size(cusolverDnHandle_t h, int m, int n, T* a, T* s, T* u,
+                                      T* v, int* lw, gesvdjInfo_t p) {
+    const auto mode = CUSOLVER_EIG_MODE_VECTOR;
+    if constexpr (f32) return cusolverDnSgesvdj_bufferSize(h, mode, 1, m, n, a, m, s, u, m, v, n, lw, p);
+    else return cusolverDnDgesvdj_bufferSize(h, mode, 1, m, n, a, m, s, u, m, v, n, lw, p);
   }
-  static cusolverStatus_t gesvdj(cusolverDnHandle_t h, int m, int n, float* a, float* s,
-                                 float* u, float* v, float* w, int lw, int* info,
-                                 gesvdjInfo_t p) {
-    return cusolverDnSgesvdj(h, CUSOLVER_EIG_MODE_VECTOR, 1, m, n, a, m, s, u, m, v, n, w, lw,
-                             info, p);
-  }
-};
-template <> struct Api<double> {
-  static constexpr const char* name = "float64";
-  static cusolverStatus_t gesvd_size(cusolverDnHandle_t h, int m, int n, int* lw) {
-    return cusolverDnDgesvd_bufferSize(h, m, n, lw);
-  }
-  static cusolverStatus_t gesvd(cusolverDnHandle_t h, int m, int n, double* a, double* s,
-                                double* u, double* vt, double* w, int lw, int* info) {
-    return cusolverDnDgesvd(h, 'S', 'S', m, n, a, m, s, u, m, vt, n, w, lw, nullptr, info);
-  }
-  static cusolverStatus_t gesvdj_size(cusolverDnHandle_t h, int m, int n, double* a, double* s,
-                                      double* u, double* v, int* lw, gesvdjInfo_t p) {
-    return cusolverDnDgesvdj_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, 1, m, n, a, m, s, u, m, v,
-                                        n, lw, p);
-  }
-  static cusolverStatus_t gesvdj(cusolverDnHandle_t h, int m, int n, double* a, double* s,
-                                 double* u, double* v, double* w, int lw, int* info,
-                                 gesvdjInfo_t p) {
-    return cusolverDnDgesvdj(h, CUSOLVER_EIG_MODE_VECTOR, 1, m, n, a, m, s, u, m, v, n, w, lw,
-                             info, p);
+  static cusolverStatus_t gesvdj(cusolverDnHandle_t h, int m, int n, T* a, T* s, T* u, T* v,
+                                 T* w, int lw, int* info, gesvdjInfo_t p) {
+    const auto mode = CUSOLVER_EIG_MODE_VECTOR;
+    if constexpr (f32) return cusolverDnSgesvdj(h, mode, 1, m, n, a, m, s, u, m, v, n, w, lw, info, p);
+    else return cusolverDnDgesvdj(h, mode, 1, m, n, a, m, s, u, m, v, n, w, lw, info, p);
   }
 };
 
