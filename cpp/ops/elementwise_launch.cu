@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "ops/elementwise.cuh"
-#include "runtime/device.hpp"
 
 namespace gpuarr {
 
@@ -15,7 +14,6 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
                                const UfuncOperandView* ops, cudaStream_t stream) {
   constexpr int N = NIN + 1;
   constexpr int kThreads = 256;
-  constexpr int kFlatBlocksPerSm = 32;
   const int64_t total = shape_size(shape);
   if (total == 0) return;
   EwArgs<NIN> args{};
@@ -50,15 +48,12 @@ void launch_elementwise_kernel(const EwKernel& k, const Dims& shape,
       launch(k.contiguous_kernel, k.contiguous_handles,
              grid_for((total + k.contiguous_width - 1) / k.contiguous_width, kThreads), total);
     } else {
-      // One dimension, strided: the grid walks it with the strides, no index division.
-      // Several elements a thread (32 blocks an SM): an element a thread left the general
-      // kernel bound by its per-thread instructions (exp of a[::2] of 16M float32 103.5
-      // us GPU time against 71.7 on 2112-8448 blocks, tools/probes/elementwise_flat_grid.cu).
+      // One dimension, strided: the grid walks it with the strides, no index division,
+      // several elements a thread (four waves of resident threads: an element a thread on
+      // a full grid took exp of a[::2] of 16M float32 103.0 us GPU time on the H200, 61.1
+      // with this grid and row_loop's two elements in flight).
       args.mode = EwMode::Flat;
-      const dim3 grid = grid_for(total, kThreads);
-      const unsigned cap = static_cast<unsigned>(kFlatBlocksPerSm *
-                                                 multiprocessor_count(current_device()));
-      launch(k.kernel, k.handles, dim3(std::min(grid.x, cap)), total);
+      launch(k.kernel, k.handles, waves_grid(total, kThreads, current_device(), 4), total);
     }
     return;
   }

@@ -59,8 +59,8 @@ void fill_typed(char* data, const Dims& shape, const Dims& strides, const void* 
       const int64_t nvec = (n - head) / (16 / Size);
       const int64_t threads_needed = std::max<int64_t>({nvec, head, int64_t(16)});
       // One wave of resident threads at most; each thread loops.
-      const int64_t threads = std::min<int64_t>(threads_needed, resident_threads(current_device()));
-      fill_contiguous_kernel<W><<<grid_for(threads, kThreads), kThreads, 0, stream>>>(
+      fill_contiguous_kernel<W><<<waves_grid(threads_needed, kThreads, current_device(), 1),
+                                  kThreads, 0, stream>>>(
           reinterpret_cast<W*>(data), n, v, pattern, head);
     }
     check_launch("fill_contiguous_kernel");

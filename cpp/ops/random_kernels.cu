@@ -19,10 +19,8 @@ namespace {
 constexpr int kThreads = 256;
 
 // The grid of `threads` threads of kThreads, at most four waves of the device's resident
-// threads: the kernels loop, so a larger grid would only add blocks to schedule.
-dim3 waves_grid(int64_t threads, int device) {
-  return grid_for(std::min<int64_t>(threads, int64_t(resident_threads(device)) * 4), kThreads);
-}
+// threads (the kernels loop).
+dim3 loop_grid(int64_t threads, int device) { return waves_grid(threads, kThreads, device, 4); }
 
 // One 16-byte store of a block's values (st.global.v2.f64 / v4.f32).
 __device__ __forceinline__ void store16(double* p, const Vals<double>& v) {
@@ -60,7 +58,7 @@ void launch_block(const NDArray& out, PhiloxState s, const Gen& gen, const char*
   const int64_t nblocks = (n + K - 1) / K;
   const bool vector_ok = reinterpret_cast<uintptr_t>(out.data()) % 16 == 0;
   // A thread a block of K values, each thread looping over blocks.
-  block_kernel<T, Gen><<<waves_grid(nblocks, out.device()), kThreads, 0, stream_for(out)>>>(
+  block_kernel<T, Gen><<<loop_grid(nblocks, out.device()), kThreads, 0, stream_for(out)>>>(
       reinterpret_cast<T*>(out.data()), n, s, gen, vector_ok);
   check_launch(name);
 }
@@ -129,7 +127,7 @@ __global__ void integers_array_kernel(T* out, int64_t n, PhiloxState s, const ui
 }
 
 // A thread an element, each thread looping over elements.
-dim3 elem_grid(const NDArray& out) { return waves_grid(out.size(), out.device()); }
+dim3 elem_grid(const NDArray& out) { return loop_grid(out.size(), out.device()); }
 
 template <class F>
 void dispatch_float(const NDArray& out, const char* fn, F&& f) {

@@ -10,6 +10,7 @@
 
 #include "core/layout.hpp"
 #include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
 
 namespace gpuarr {
 
@@ -94,6 +95,15 @@ constexpr int kCopyUnroll = sizeof(W) >= 8 ? 2 : (sizeof(W) >= 4 ? 4 : 8);
 inline dim3 grid_for(int64_t n, int threads) {
   const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, int64_t(1) << 20);
   return dim3(static_cast<unsigned>(std::max<int64_t>(blocks, 1)));
+}
+
+// The grid for `n` threads of `threads` a block, at most `waves` times the device's
+// resident threads, for kernels whose threads loop over their elements: more blocks only
+// add blocks to schedule, and a loop with several elements a thread keeps more loads in
+// flight than a thread an element (the general elementwise kernel's 1-d strided launches,
+// tools/probes/elementwise_flat_grid.cu).
+inline dim3 waves_grid(int64_t n, int threads, int device, int waves) {
+  return grid_for(std::min<int64_t>(n, int64_t(resident_threads(device)) * waves), threads);
 }
 
 // Transposing moves (a copy or a gather whose two sides are contiguous along different
