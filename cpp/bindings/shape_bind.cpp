@@ -190,7 +190,6 @@ GPUARR_BINDINGS(120) {
   m.def("_pad", [](py::handle self, const std::vector<std::pair<int64_t, int64_t>>& pads,
                    const std::string& mode_name, py::handle value) -> py::object {
     const NDArray& a = as_array(self).a;
-    if (pads.size() != a.shape.size()) throw ValueError("_pad: one pair a dim");
     const PadMode mode = pad_mode_from_name(mode_name);
     const std::string bytes = mode == PadMode::Constant ? scalar_bytes(value, a.dtype) : "";
     std::optional<NDArray> out = pad_array(a, pads, mode, bytes.empty() ? nullptr : bytes.data());

@@ -121,6 +121,8 @@ void concatenate_into(const NDArray& out, const std::vector<const NDArray*>& arr
 std::optional<NDArray> pad_array(const NDArray& a,
                                  const std::vector<std::pair<int64_t, int64_t>>& pads,
                                  PadMode mode, const void* value) {
+  if (pads.size() != a.shape.size())
+    throw std::logic_error("pad_array: one (before, after) pair a dim");
   if (mode != PadMode::Constant && a.size() == 0)
     throw std::logic_error("pad_array: modes other than constant need a non-empty array");
   PadLayout layout;

@@ -33,7 +33,7 @@ void concatenate_into(const NDArray& out, const std::vector<const NDArray*>& arr
 // numpy.pad of `a` by `pads` (before, after per dim, non-negative) in `mode` (`value`: the
 // itemsize bytes of the Constant mode's value, else unused), as a new C-contiguous array
 // written in one pass (pad_layout, core/shape_ops.hpp); nullopt, launching nothing, where
-// that layout refuses it. Modes other than Constant need a non-empty `a`.
+// that layout refuses it. One pair a dim; modes other than Constant need a non-empty `a`.
 std::optional<NDArray> pad_array(const NDArray& a,
                                  const std::vector<std::pair<int64_t, int64_t>>& pads,
                                  PadMode mode, const void* value);
