@@ -282,6 +282,26 @@ def _layouts(h, d):
 
 
 @gpu_test
+def test_strided_loops_with_several_elements_a_thread(rng):
+    """1-d strided, reversed and unaligned views long enough that each thread of the capped
+    grid takes several pairs of elements and a last single one, and strided rows of an odd
+    length over several block widths (the general kernel's Flat and Rows loops)."""
+    n = 5_000_003
+    h = rng.standard_normal(2 * n + 1).astype(np.float32)
+    g = rng.standard_normal(2 * n + 1).astype(np.float32)
+    d, e = ga.asarray(h), ga.asarray(g)
+    for key in (np.s_[::2], np.s_[2 * n:0:-2], np.s_[1:n + 1]):
+        check_result(ga.exp(d[key]), np.exp(h[key]), "exp")
+        check_result(ga.maximum(d[key], e[::-1][key]), np.maximum(h[key], g[::-1][key]),
+                     "maximum")
+        check_result(ga.less(d[key], e[key]), np.less(h[key], g[key]), "less")
+    m = h[:67 * 6002].reshape(67, 6002)
+    dm = d[:67 * 6002].reshape(67, 6002)
+    check_result(ga.exp(dm[:, ::2]), np.exp(m[:, ::2]), "exp")
+    check_result(ga.exp(dm[:, 1::2][::-1]), np.exp(m[:, 1::2][::-1]), "exp")
+
+
+@gpu_test
 @pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float64, np.complex64], ids=dtype_id)
 def test_noncontiguous_layouts(rng, dtype):
     h0 = make_input(rng, "add", 0, dtype, (9, 12))
