@@ -12,6 +12,7 @@ import pytest
 
 import gpuarr
 from conftest import gpu_test
+from gpuarr import _config
 from gpuarr.linalg import _solvers as S
 
 DTYPES = ["float32", "float64", "complex64", "complex128"]
@@ -359,14 +360,26 @@ def test_qr_errors():
 
 # ------------------------------------------------------------------ svd
 SVD_SHAPES = [(5, 3), (3, 5), (4, 4), (2, 5, 3), (3, 2, 6), (0, 3), (3, 0), (2, 0, 3), (0, 4, 4),
-              (1, 1), (40, 33), (50, 8, 6), (3, 33, 20)]
+              (1, 1), (40, 33), (50, 8, 6), (3, 33, 20), (1, 70, 40), (40, 70), (96, 96)]
+
+
+@pytest.fixture(params=["default", "polar"])
+def svd_route(request):
+    """The routes' rules as they are, and the polar route (QDWH + eigh) for every single
+    real matrix: GPUARR_SVD_POLAR_MIN_N = 1 (batches, complex matrices and the full U of a
+    non-square matrix still take gesvd)."""
+    if request.param == "default":
+        yield
+    else:
+        with _config.override(GPUARR_SVD_POLAR_MIN_N=1):
+            yield
 
 
 @gpu_test
 @pytest.mark.parametrize("dt", ALL_IN[:-1])
 @pytest.mark.parametrize("shape", SVD_SHAPES, ids=str)
 @pytest.mark.parametrize("full", [True, False])
-def test_svd(rng, dt, shape, full):
+def test_svd(rng, dt, shape, full, svd_route):
     a = _rand(rng, shape, dt)
     want = np.linalg.svd(a, full_matrices=full)
     got = gpuarr.linalg.svd(gpuarr.asarray(a), full_matrices=full)
@@ -409,7 +422,7 @@ def test_svd_hermitian(rng, dt):
 
 
 @gpu_test
-def test_svd_ill_conditioned_and_norm(rng):
+def test_svd_ill_conditioned_and_norm(rng, svd_route):
     u, _ = np.linalg.qr(rng.standard_normal((30, 30)))
     v, _ = np.linalg.qr(rng.standard_normal((30, 30)))
     s = np.logspace(0, -12, 30)
@@ -421,11 +434,63 @@ def test_svd_ill_conditioned_and_norm(rng):
     np.testing.assert_allclose(float(gpuarr.linalg.norm(gpuarr.asarray(a), "nuc")), s.sum(), rtol=1e-12)
 
 
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(80, 80), (120, 70), (70, 120)], ids=str)
+def test_svd_polar_rank_deficient_and_zero(rng, dt, shape):
+    """The polar route's completion of U: a matrix of rank k/2 and the zero matrix give
+    orthonormal U and V, NumPy's singular values and the matrix back."""
+    m, n = shape
+    k = min(m, n)
+    q1, _ = np.linalg.qr(rng.standard_normal((m, k)))
+    q2, _ = np.linalg.qr(rng.standard_normal((n, k)))
+    s_true = np.where(np.arange(k) < k // 2, np.linspace(3, 1, k), 0)
+    tol = _tol(dt) * 100
+    with _config.override(GPUARR_SVD_POLAR_MIN_N=1):
+        for a in ((q1 * s_true) @ q2.T, np.zeros(shape)):
+            a = a.astype(dt)
+            u, s, vh = (_g(v) for v in gpuarr.linalg.svd(gpuarr.asarray(a), full_matrices=False))
+            np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), atol=tol * 3)
+            np.testing.assert_allclose((u * s) @ vh, a, atol=tol * 3)
+            np.testing.assert_allclose(u.T @ u, np.eye(k), atol=tol)
+            np.testing.assert_allclose(vh @ vh.T, np.eye(k), atol=tol)
+            assert np.all(np.diff(s) <= 0) and np.all(s >= 0)
+
+
+@gpu_test
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_svd_polar_non_finite(bad):
+    a = np.eye(70)
+    a[3, 5] = bad
+    with _config.override(GPUARR_SVD_POLAR_MIN_N=1):
+        for kw in ({}, {"compute_uv": False}):
+            with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+                gpuarr.linalg.svd(gpuarr.asarray(a), **kw)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_svd_routes_agree(rng, dt):
+    """gesvd (GPUARR_SVD_POLAR_MIN_N = 0) and the polar route on one matrix of singular
+    values over six decades: the same values to the dtype's precision."""
+    u, _ = np.linalg.qr(rng.standard_normal((150, 100)))
+    v, _ = np.linalg.qr(rng.standard_normal((100, 100)))
+    s_true = np.logspace(0, -6, 100)
+    a = gpuarr.asarray(((u * s_true) @ v.T).astype(dt))
+    with _config.override(GPUARR_SVD_POLAR_MIN_N=0):
+        s_gesvd = _g(gpuarr.linalg.svdvals(a))
+    with _config.override(GPUARR_SVD_POLAR_MIN_N=1):
+        s_polar = _g(gpuarr.linalg.svdvals(a))
+    eps = np.finfo(dt).eps
+    np.testing.assert_allclose(s_polar, s_true, atol=100 * eps)
+    np.testing.assert_allclose(s_gesvd, s_true, atol=100 * eps)
+
+
 # ------------------------------------------------------------------ pinv, matrix_rank, cond, lstsq
 @gpu_test
 @pytest.mark.parametrize("dt", ["float32", "float64", "complex128"])
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4), (2, 0, 3)], ids=str)
-def test_pinv(rng, dt, shape):
+def test_pinv(rng, dt, shape, svd_route):
     a = _rand(rng, shape, dt)
     _close(gpuarr.linalg.pinv(gpuarr.asarray(a)), np.linalg.pinv(a), dt, scale=100)
     _close(gpuarr.linalg.pinv(gpuarr.asarray(a), rtol=None), np.linalg.pinv(a, rtol=None), dt, scale=100)

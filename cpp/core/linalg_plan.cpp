@@ -41,6 +41,12 @@ bool use_cholesky_batched(int64_t n, int64_t batch) {
   return batch > 1 && batch <= INT_MAX && n >= 1 && n <= kCholeskyBatchedMaxN;
 }
 
+bool use_svd_polar(int64_t m, int64_t n, int64_t batch, bool real_float, bool full_matrices,
+                   bool compute_uv, int64_t min_n) {
+  return min_n > 0 && batch == 1 && real_float && std::min(m, n) >= min_n &&
+         !(compute_uv && full_matrices && m != n);
+}
+
 bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
   return batch > 1 && batch <= INT_MAX && m >= 1 && n >= 1 && m <= kSvdJacobiMaxDim &&
          n <= kSvdJacobiMaxDim;

@@ -44,6 +44,15 @@ bool use_cholesky_batched(int64_t n, int64_t batch);
 constexpr int64_t kSvdJacobiMaxDim = 32;
 bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch);
 
+// One real matrix's SVD as a polar decomposition and eigh (cpp/ops/linalg_svd_polar.cu)
+// instead of gesvd: float32/float64, batch 1, min(m, n) >= min_n (GPUARR_SVD_POLAR_MIN_N;
+// 0: never), and not the full U of a non-square matrix (its completion is not built).
+// H200, CuPy's building blocks: 512^2 float32 12.8 ms against gesvd's 47.0, at LAPACK's
+// accuracy (docs/decisions.md).
+constexpr int64_t kSvdPolarDefaultMinN = 64;
+bool use_svd_polar(int64_t m, int64_t n, int64_t batch, bool real_float, bool full_matrices,
+                   bool compute_uv, int64_t min_n);
+
 // SVD of (batch..., m, n) with k = min(m, n) > 0 through gesvd, which wants rows >= cols in
 // column-major. m >= n: the C-contiguous copy of A's transposed view is column-major A
 // (mm = m, nn = n); u = swap_last2(ubuf), vh = swap_last2(vtbuf). m < n (transposed): the

@@ -48,5 +48,10 @@ struct SvdParts {
   NDArray u, s, vh;
 };
 SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv);
+// linalg_svd's polar route (cpp/ops/linalg_svd_polar.cu; use_svd_polar in
+// core/linalg_plan.hpp says when): one float32/float64 matrix, `plan` = plan_svd(a.shape,
+// full_matrices); the parts laid out as the gesvd route's.
+struct SvdPlan;
+SvdParts linalg_svd_polar(const NDArray& a, const SvdPlan& plan, bool compute_uv);
 
 }  // namespace gpuarr

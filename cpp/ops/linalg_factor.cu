@@ -12,6 +12,7 @@
 #include "ops/products.hpp"
 #include "ops/shape_ops.hpp"
 #include "ops/strided.cuh"
+#include "runtime/config.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cusolver_handle.hpp"
 #include "runtime/device.hpp"
@@ -357,6 +358,9 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
   const int64_t k = std::min(m, n);
   if (k == 0) throw ValueError("linalg_svd: empty matrices are handled by the caller");
   if (use_svd_jacobi_batched(m, n, batch_count(a))) return svd_jacobi_batched(a, full_matrices, compute_uv);
+  if (use_svd_polar(m, n, batch_count(a), a.dtype == DType::Float32 || a.dtype == DType::Float64,
+                    full_matrices, compute_uv, config::svd_polar_min_n.get()))
+    return linalg_svd_polar(a, plan_svd(a.shape, full_matrices), compute_uv);
   // gesvd wants rows >= cols (column-major): see SvdPlan (core/linalg_plan.hpp).
   const SvdPlan plan = plan_svd(a.shape, full_matrices);
   const bool transposed = plan.transposed;

@@ -271,6 +271,10 @@ IntSetting inv_early_min_n{
 IntSetting qr_own_max_n{
     "GPUARR_QR_OWN_MAX_N", kQrOwnDefaultMaxN, 0, kMax,
     "qr of real matrices up to this size takes our one-block kernel (0: cuSOLVER always)"};
+IntSetting svd_polar_min_n{
+    "GPUARR_SVD_POLAR_MIN_N", kSvdPolarDefaultMinN, 0, kMax,
+    "svd of one real matrix takes the polar route (QDWH + eigh) from this min(m, n) on "
+    "(0: cuSOLVER gesvd always)"};
 IntSetting tridiag_tail{
     "GPUARR_TRIDIAG_TAIL", 512, 1, kMax,
     "last columns of eigh's own tridiagonal reduction (float64, n >= 3072) left to "

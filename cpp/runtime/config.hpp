@@ -159,6 +159,7 @@ extern EnumSetting<LuRouteChoice> lu_route;            // GPUARR_LU_ROUTE
 extern IntSetting det_cublas_max_n;        // GPUARR_DET_CUBLAS_MAX_N (-1: the measured rule)
 extern IntSetting inv_early_min_n;         // GPUARR_INV_EARLY_MIN_N
 extern IntSetting qr_own_max_n;            // GPUARR_QR_OWN_MAX_N
+extern IntSetting svd_polar_min_n;         // GPUARR_SVD_POLAR_MIN_N
 extern IntSetting tridiag_tail;            // GPUARR_TRIDIAG_TAIL
 
 }  // namespace gpuarr::config

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/linalg_plan.hpp"
+#include "core/qdwh_schedule.hpp"
 
 using namespace gpuarr;
 
@@ -166,4 +167,44 @@ TEST(LinalgPlan, CholeskyRoute) {
   EXPECT_TRUE(use_cholesky_batched(kCholeskyBatchedMaxN, 1000));
   EXPECT_FALSE(use_cholesky_batched(4, 1));
   EXPECT_FALSE(use_cholesky_batched(kCholeskyBatchedMaxN + 1, 1000));
+}
+
+TEST(LinalgPlan, QdwhSchedule) {
+  // float32 and float64: the step counts the NumPy prototype reached LAPACK's accuracy with.
+  const auto f32 = qdwh_schedule(1.1920928955078125e-07);
+  const auto f64 = qdwh_schedule(2.220446049250313e-16);
+  ASSERT_EQ(f32.size(), 4u);
+  ASSERT_EQ(f64.size(), 6u);
+  for (const auto* s : {&f32, &f64}) {
+    // QR-based steps first (c falls monotonically), Cholesky-based after.
+    EXPECT_TRUE((*s)[0].qr && (*s)[1].qr);
+    for (size_t i = 2; i < s->size(); ++i) EXPECT_FALSE((*s)[i].qr);
+    for (size_t i = 1; i < s->size(); ++i) EXPECT_LT((*s)[i].c, (*s)[i - 1].c);
+    for (const QdwhStep& st : *s) {
+      EXPECT_NEAR(st.b, (st.a - 1) * (st.a - 1) / 4, 1e-12 * st.b);
+      EXPECT_NEAR(st.c, st.a + st.b - 1, 1e-12 * st.c);
+    }
+    // Converged steps are Halley's: a = 3, b = 1, c = 3.
+    EXPECT_NEAR(s->back().a, 3.0, 0.02);
+    EXPECT_NEAR(s->back().c, 3.0, 0.02);
+  }
+  EXPECT_NEAR(f32[0].c, 2.71e9, 0.01e9);
+  EXPECT_NEAR(f32[1].c, 577, 1);
+  // A bound of 0.05 needs one step (to 0.76), Cholesky-based (c = 95.7).
+  const auto near = qdwh_schedule(0.05);
+  ASSERT_EQ(near.size(), 1u);
+  EXPECT_FALSE(near[0].qr);
+  EXPECT_NEAR(near[0].c, 95.69, 0.01);
+}
+
+TEST(LinalgPlan, UseSvdPolar) {
+  EXPECT_TRUE(use_svd_polar(512, 512, 1, true, true, true, 64));
+  EXPECT_TRUE(use_svd_polar(512, 256, 1, true, false, true, 64));
+  EXPECT_TRUE(use_svd_polar(256, 512, 1, true, true, false, 64));   // no U: any shape
+  EXPECT_FALSE(use_svd_polar(512, 256, 1, true, true, true, 64));   // full U of a non-square
+  EXPECT_FALSE(use_svd_polar(512, 512, 2, true, false, true, 64));  // batches: gesvd
+  EXPECT_FALSE(use_svd_polar(512, 512, 1, false, false, true, 64)); // complex
+  EXPECT_FALSE(use_svd_polar(63, 512, 1, true, false, true, 64));
+  EXPECT_TRUE(use_svd_polar(64, 512, 1, true, false, true, 64));
+  EXPECT_FALSE(use_svd_polar(512, 512, 1, true, false, true, 0));   // 0: never
 }
