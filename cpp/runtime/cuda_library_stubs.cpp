@@ -101,6 +101,15 @@ GPUARR_STUB cublasStatus_t cublasCtrsm_v2(cublasHandle_t handle, cublasSideMode_
   return fn(handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
 }
 
+GPUARR_STUB cublasStatus_t cublasDgeam(cublasHandle_t handle, cublasOperation_t transa,
+    cublasOperation_t transb, int m, int n, const double* alpha, const double* A, int lda,
+    const double* beta, const double* B, int ldb, double* C, int ldc) {
+  static const auto fn = function<cublasStatus_t(cublasHandle_t, cublasOperation_t,
+      cublasOperation_t, int, int, const double*, const double*, int, const double*, const double*,
+      int, double*, int)>(gpuarr::CudaLibrary::cublas, "cublasDgeam");
+  return fn(handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
+}
+
 GPUARR_STUB cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle,
     cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double* alpha,
     const double* A, int lda, long long int strideA, const double* B, int ldb,
@@ -164,6 +173,15 @@ GPUARR_STUB cublasStatus_t cublasDsyr2k_v2(cublasHandle_t handle, cublasFillMode
       cublasOperation_t, int, int, const double*, const double*, int, const double*, int,
       const double*, double*, int)>(gpuarr::CudaLibrary::cublas, "cublasDsyr2k_v2");
   return fn(handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+GPUARR_STUB cublasStatus_t cublasDsyrk_v2(cublasHandle_t handle, cublasFillMode_t uplo,
+    cublasOperation_t trans, int n, int k, const double* alpha, const double* A, int lda,
+    const double* beta, double* C, int ldc) {
+  static const auto fn = function<cublasStatus_t(cublasHandle_t, cublasFillMode_t,
+      cublasOperation_t, int, int, const double*, const double*, int, const double*, double*,
+      int)>(gpuarr::CudaLibrary::cublas, "cublasDsyrk_v2");
+  return fn(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
 }
 
 GPUARR_STUB cublasStatus_t cublasDtrsm_v2(cublasHandle_t handle, cublasSideMode_t side,
@@ -234,6 +252,15 @@ GPUARR_STUB cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void* wo
   return fn(handle, workspace, workspaceSizeInBytes);
 }
 
+GPUARR_STUB cublasStatus_t cublasSgeam(cublasHandle_t handle, cublasOperation_t transa,
+    cublasOperation_t transb, int m, int n, const float* alpha, const float* A, int lda,
+    const float* beta, const float* B, int ldb, float* C, int ldc) {
+  static const auto fn = function<cublasStatus_t(cublasHandle_t, cublasOperation_t,
+      cublasOperation_t, int, int, const float*, const float*, int, const float*, const float*, int,
+      float*, int)>(gpuarr::CudaLibrary::cublas, "cublasSgeam");
+  return fn(handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
+}
+
 GPUARR_STUB cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle,
     cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float* alpha,
     const float* A, int lda, long long int strideA, const float* B, int ldb, long long int strideB,
@@ -286,6 +313,15 @@ GPUARR_STUB cublasStatus_t cublasSgetrsBatched(cublasHandle_t handle, cublasOper
       const float* const[], int, const int*, float* const[], int, int*,
       int)>(gpuarr::CudaLibrary::cublas, "cublasSgetrsBatched");
   return fn(handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize);
+}
+
+GPUARR_STUB cublasStatus_t cublasSsyrk_v2(cublasHandle_t handle, cublasFillMode_t uplo,
+    cublasOperation_t trans, int n, int k, const float* alpha, const float* A, int lda,
+    const float* beta, float* C, int ldc) {
+  static const auto fn = function<cublasStatus_t(cublasHandle_t, cublasFillMode_t,
+      cublasOperation_t, int, int, const float*, const float*, int, const float*, float*,
+      int)>(gpuarr::CudaLibrary::cublas, "cublasSsyrk_v2");
+  return fn(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
 }
 
 GPUARR_STUB cublasStatus_t cublasStrsm_v2(cublasHandle_t handle, cublasSideMode_t side,
