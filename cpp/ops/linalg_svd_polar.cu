@@ -178,7 +178,7 @@ void svd_polar_typed(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, 
     const T keep = T(st.b / st.c);
     if (st.qr) {
       // [sqrt(c) U; I] = Q R; U <- (b/c) U + (a - b/c)/sqrt(c) Q1 Q2^T.
-      if (!y_nd.data()) y_nd = empty_array({nn, mm + nn}, dt, 'C');
+      if (!y_nd.memory) y_nd = empty_array({nn, mm + nn}, dt, 'C');
       T* y = reinterpret_cast<T*>(y_nd.data());
       stack_identity_kernel<T><<<blocks_for((mm + nn) * nn), kThreads, 0, stream>>>(
           u, mm, nn, T(std::sqrt(st.c)), y);
@@ -191,7 +191,7 @@ void svd_polar_typed(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, 
                                m + n, keep, u, m));
     } else {
       // Z = I + c U^T U = L L^T; U <- (b/c) U + (a - b/c) U L^-T L^-1.
-      if (!z_nd.data()) {
+      if (!z_nd.memory) {
         z_nd = empty_array({nn, nn}, dt, 'C');
         xs_nd = empty_array({nn, mm}, dt, 'C');
       }
