@@ -2,7 +2,7 @@
 // use_svd_polar in core/linalg_plan.hpp): A = U_p H by QDWH's fixed steps (QR-based through
 // geqrf/orgqr, Cholesky-based through potrf and two trsm), H = U_p^T A symmetrised, eigh of
 // H = V diag(w) V^T, then U = U_p V with the order reversed (NumPy's descending singular
-// values). Where s_min <= N eps s_max (rank-deficient A, whose polar factor maps the null
+// values; a w rounded below 0 counts as 0). Where s_min <= N eps s_max (rank-deficient A, whose polar factor maps the null
 // space to zero), a QR of U completes its last columns. Everything is queued on the stream;
 // the singular values are read back once, for NumPy's non-convergence error and that test.
 //
@@ -117,19 +117,21 @@ __global__ void stack_identity_kernel(const T* u, int64_t m, int64_t n, T sc, T*
 }
 
 // From eigh's ascending w and V (C-order, eigenvectors as columns) and W = U_p V
-// (column-major M x N): s descending (|w|), ubuf (C-order (N, M)) row i = W's column
-// N-1-i (its sign flipped where that w is negative), vtbuf (C-order (N, N)) row c = V's row
-// c reversed. vtbuf and ubuf may be null (no vectors).
+// (column-major M x N): s = w reversed, descending, with negative values (H is positive
+// semi-definite: only rounding of the order of eps ||A|| makes one negative) as 0, which
+// keeps the order; ubuf (C-order (N, M)) row i = W's column N-1-i; vtbuf (C-order (N, N))
+// row c = V's row c reversed. vtbuf and ubuf may be null (no vectors).
 template <class T>
 __global__ void order_svd_kernel(const T* w, const T* v, const T* wm, int64_t m, int64_t n,
                                  T* s, T* ubuf, T* vtbuf) {
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   const int64_t t0 = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  for (int64_t i = t0; i < n; i += stride) s[i] = fabs(w[n - 1 - i]);
+  for (int64_t i = t0; i < n; i += stride)  // a NaN stays (the non-convergence test reads it)
+    s[i] = w[n - 1 - i] < T(0) ? T(0) : w[n - 1 - i];
   if (ubuf) {
     for (int64_t i = t0; i < n * m; i += stride) {
-      const int64_t row = i / m, r = i % m, j = n - 1 - row;
-      ubuf[i] = w[j] < T(0) ? -wm[r + j * m] : wm[r + j * m];
+      const int64_t row = i / m, r = i % m;
+      ubuf[i] = wm[r + (n - 1 - row) * m];
     }
   }
   if (vtbuf) {
