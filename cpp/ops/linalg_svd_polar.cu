@@ -19,6 +19,7 @@
 #include "core/promotion.hpp"
 #include "core/qdwh_schedule.hpp"
 #include "ops/array_ops.hpp"
+#include "ops/cublas_trsm.cuh"
 #include "ops/eigen.hpp"
 #include "ops/kernels.hpp"
 #include "ops/linalg.hpp"
@@ -53,19 +54,6 @@ inline cublasStatus_t syrk_lower_t(cublasHandle_t h, int n, int k, float alpha, 
 inline cublasStatus_t syrk_lower_t(cublasHandle_t h, int n, int k, double alpha, const double* a,
                                    int lda, double beta, double* c, int ldc) {
   return cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, n, k, &alpha, a, lda, &beta, c, ldc);
-}
-// B <- B op(L)^-1, L lower triangular.
-inline cublasStatus_t trsm_right_lower(cublasHandle_t h, cublasOperation_t op, int m, int n,
-                                       const float* l, int ldl, float* b, int ldb) {
-  const float one = 1.0f;
-  return cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, op, CUBLAS_DIAG_NON_UNIT, m, n,
-                     &one, l, ldl, b, ldb);
-}
-inline cublasStatus_t trsm_right_lower(cublasHandle_t h, cublasOperation_t op, int m, int n,
-                                       const double* l, int ldl, double* b, int ldb) {
-  const double one = 1.0;
-  return cublasDtrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, op, CUBLAS_DIAG_NON_UNIT, m, n,
-                     &one, l, ldl, b, ldb);
 }
 // C <- alpha op(A) + beta op(B).
 inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
@@ -220,8 +208,10 @@ void svd_polar_typed(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, 
                                              host_workspace(host_bytes), host_bytes, info));
       check(cudaMemcpyAsync(xs, u, mm * nn * sizeof(T), cudaMemcpyDeviceToDevice, stream),
             "cudaMemcpyAsync");
-      GPUARR_CUBLAS_CHECK(trsm_right_lower(hb, CUBLAS_OP_T, m, n, z, n, xs, m));
-      GPUARR_CUBLAS_CHECK(trsm_right_lower(hb, CUBLAS_OP_N, m, n, z, n, xs, m));
+      GPUARR_CUBLAS_CHECK(trsm(hb, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                               CUBLAS_DIAG_NON_UNIT, m, n, z, n, xs, m));
+      GPUARR_CUBLAS_CHECK(trsm(hb, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                               CUBLAS_DIAG_NON_UNIT, m, n, z, n, xs, m));
       GPUARR_CUBLAS_CHECK(geam(hb, CUBLAS_OP_N, CUBLAS_OP_N, m, n, keep, u, m,
                                T(st.a - st.b / st.c), xs, m, u, m));
     }
