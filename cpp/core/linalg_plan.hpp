@@ -47,9 +47,10 @@ bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch);
 // One real matrix's SVD as a polar decomposition and eigh (cpp/ops/linalg_svd_polar.cu)
 // instead of gesvd: float32/float64, batch 1, min(m, n) >= min_n (GPUARR_SVD_POLAR_MIN_N;
 // 0: never), and not the full U of a non-square matrix (its completion is not built).
-// H200, CuPy's building blocks: 512^2 float32 12.8 ms against gesvd's 47.0, at LAPACK's
-// accuracy (docs/decisions.md).
-constexpr int64_t kSvdPolarDefaultMinN = 64;
+// H200: 512^2 float32 10.7 ms against gesvd's 58.8, at gesvd's accuracy or better. The
+// default 80 is the smallest size measured where both svd and svdvals gain: svdvals at 64
+// takes gesvd 0.45 ms, the polar route 1.31 (docs/decisions.md).
+constexpr int64_t kSvdPolarDefaultMinN = 80;
 bool use_svd_polar(int64_t m, int64_t n, int64_t batch, bool real_float, bool full_matrices,
                    bool compute_uv, int64_t min_n);
 
