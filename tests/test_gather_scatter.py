@@ -149,6 +149,33 @@ def test_put_repeated_indices_keep_the_last_write(rng, dtype, index_dtype, mode)
     assert_bits_equal(d.get(), h)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "complex128", "int8"])
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+def test_put_sorted_indices_keep_the_last_write(rng, dtype, index_dtype):
+    """Targets that never descend (runs of repeats included) take the check's other route:
+    the last write of each run; indices ascending only before negative ones are counted
+    from the end, and an out-of-bounds one in a sorted index, keep NumPy's results."""
+    h = random_array(rng, (500,), dtype)
+    d = gpuarr.asarray(h)
+    runs = np.sort(rng.integers(0, 500, 3000)).astype(index_dtype)  # each target ~6 times
+    longer = np.sort(rng.integers(0, 500, 6000))[::-1].astype(index_dtype)
+    negative = np.sort(rng.integers(0, 500, 800)).astype(index_dtype)
+    negative[negative >= 250] -= 500  # [0, 250) then [-250, 0): the targets still ascend
+    descending_raw = np.array([-1, 0, 1, 1, 2], dtype=index_dtype)  # targets 499, 0, 1, 1, 2
+    views = [(runs, gpuarr.asarray(runs)), (longer[::-2], gpuarr.asarray(longer)[::-2]),
+             (negative, gpuarr.asarray(negative)),
+             (descending_raw, gpuarr.asarray(descending_raw))]
+    for hi, di in views:
+        v = random_array(rng, (hi.size,), dtype)
+        np.put(h, hi, v)
+        gpuarr.put(d, di, gpuarr.asarray(v))
+        assert_bits_equal(d.get(), h)
+    bad = np.arange(0, 1002, 2).astype(index_dtype)  # sorted, its last value 1000 too large
+    with pytest.raises(IndexError, match="index 1000 is out of bounds for axis 0 with size 500"):
+        gpuarr.put(d, gpuarr.asarray(bad), gpuarr.asarray(random_array(rng, (bad.size,), dtype)))
+    assert_bits_equal(d.get(), h)
+
+
 def test_put_of_a_view_and_the_sorting_path(rng, monkeypatch):
     h = random_array(rng, (40, 30), "float32")
     d = gpuarr.asarray(h)

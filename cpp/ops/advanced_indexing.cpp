@@ -249,14 +249,21 @@ IndexSource source_of(const PreparedIndex& p) {
 constexpr int64_t kCheckFirstResultPerIndex = 64;
 
 // Raise mode, one device index array: IndexError for its first value out of bounds.
-void check_pending_bounds(const PreparedIndex& p, cudaStream_t stream) {
+// ascending (a 1-d index of < 2^31 values): set to whether its targets never descend,
+// found by the same pass and read-back.
+void check_pending_bounds(const PreparedIndex& p, cudaStream_t stream,
+                          bool* ascending = nullptr) {
   const AdvancedPlan& plan = p.plan;
-  NDArray err = empty_array({1}, DType::UInt64, 'C');
-  GPUARR_CUDA_CHECK(cudaMemsetAsync(err.data(), 0xFF, 8, stream));
+  NDArray flags = empty_array({2}, DType::UInt64, 'C');  // first bad position, ascending
+  auto* d = reinterpret_cast<unsigned long long*>(flags.data());
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(d, 0xFF, 16, stream));
   const Dims bs = broadcast_strides(p.index.shape, p.index.strides, plan.index_shape);
-  launch_index_check(source_of(p), plan.index_shape, bs,
-                     reinterpret_cast<unsigned long long*>(err.data()), stream);
-  const auto first = read_device_value<unsigned long long>(err.data(), stream);
+  launch_index_check(source_of(p), plan.index_shape, bs, d, stream,
+                     ascending ? d + 1 : nullptr);
+  unsigned long long h[2];
+  read_small_device_bytes(h, d, ascending ? 16 : 8, stream);
+  if (ascending) *ascending = h[1] != 0;
+  const unsigned long long first = h[0];
   if (first == ULLONG_MAX) return;
   const char* at = p.index.data() +
                    broadcast_element_offset(static_cast<int64_t>(first), plan.index_shape, bs);
@@ -323,12 +330,19 @@ void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray&
   if (n == 0) return;
   DeviceGuard guard(a.device());
   const cudaStream_t stream = stream_for(a);
-  if (p.bounds_pending) check_pending_bounds(p, stream);
-  NDArray winners = empty_array({a.shape[0]}, DType::Int32, 'C');
-  GPUARR_CUDA_CHECK(cudaMemsetAsync(winners.data(), 0xFF, a.shape[0] * 4, stream));
+  // The check's pass also says whether the targets never descend (sorted indices): then
+  // each run of equal targets' last write wins without claiming.
+  bool ascending = false;
+  if (p.bounds_pending) check_pending_bounds(p, stream, &ascending);
+  NDArray winners;
+  if (!ascending) {
+    winners = empty_array({a.shape[0]}, DType::Int32, 'C');
+    GPUARR_CUDA_CHECK(cudaMemsetAsync(winners.data(), 0xFF, a.shape[0] * 4, stream));
+  }
   launch_last_write_scatter(a.data() + plan.offset, p.stride, source_of(p), p.index.strides[0],
                             value.data(), value.strides[0], n,
-                            reinterpret_cast<int32_t*>(winners.data()), a.itemsize(), stream);
+                            ascending ? nullptr : reinterpret_cast<int32_t*>(winners.data()),
+                            a.itemsize(), stream);
 }
 
 }  // namespace gpuarr

@@ -3,6 +3,8 @@
 // element move is dtype-agnostic: itemsize-byte words (complex128 as two 8-byte words).
 // Gathers and scatters read one index array as it is (int32 or int64): turning it into
 // int64 offsets first would add a pass writing and a pass reading 8 bytes an index.
+#include <stdexcept>
+
 #include "ops/indexing_ops.hpp"
 #include "ops/strided.cuh"
 
@@ -188,19 +190,48 @@ __global__ void last_write_kernel(char* dst, int64_t dst_stride, const char* idx
   }
 }
 
+// put's last write where the targets do not descend: repeated targets are runs, and the
+// last write of a run is its end.
+template <class W, class I>
+__global__ void run_end_write_kernel(char* dst, int64_t dst_stride, const char* idx,
+                                     int64_t idx_stride, const char* val, int64_t val_stride,
+                                     uint32_t n, IndexRule r) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += step) {
+    const int64_t t = source_offset(*reinterpret_cast<const I*>(idx + j * idx_stride), r);
+    if (j + 1 == n ||
+        source_offset(*reinterpret_cast<const I*>(idx + (j + 1) * idx_stride), r) != t)
+      *reinterpret_cast<W*>(dst + t * dst_stride) =
+          *reinterpret_cast<const W*>(val + j * val_stride);
+  }
+}
+
 // Positions base + i (C order over the index shape): one dimension walks its stride, more
-// find each element's offset by division.
+// find each element's offset by division. `ascending` (one dimension, one launch) is
+// cleared where a target (negative values counted from the end) exceeds the next one.
 template <class I>
 __global__ void index_check_kernel(StridedArgs<1> a, uint32_t n, uint64_t base,
-                                   int64_t axis_size, unsigned long long* err) {
+                                   int64_t axis_size, unsigned long long* err,
+                                   unsigned long long* ascending) {
   const uint32_t step = gridDim.x * blockDim.x;
+  bool descends = false;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off[1];
     if (a.ndim == 1) off[0] = int64_t(i) * a.strides[0][0];
     else element_offsets32(a, i, off);
     int64_t v = *reinterpret_cast<const I*>(a.data[0] + off[0]);
     if (!apply_index_mode(v, axis_size, IndexMode::Raise)) atomicMin(err, base + i);
+    if (ascending && i + 1 < n) {
+      int64_t next = *reinterpret_cast<const I*>(a.data[0] + off[0] + a.strides[0][0]);
+      apply_index_mode(next, axis_size, IndexMode::Raise);
+      descends |= v > next;
+    }
   }
+  // One store a warp at most: unsorted indices would otherwise queue up to n/2 stores on
+  // one address. Every lane of the block's full warps reaches this point.
+  if (ascending && __ballot_sync(0xffffffffu, descends) != 0 && threadIdx.x % 32 == 0 &&
+      *ascending != 0)
+    *ascending = 0;
 }
 
 // Gather (Scatter false: out, src) or scatter (dst, value) of one word and index type.
@@ -301,6 +332,12 @@ void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource&
   dispatch_word_index(itemsize, idx.int32, [&](auto word, auto index) {
     using W = decltype(word);
     using I = decltype(index);
+    if (winners == nullptr) {
+      run_end_write_kernel<W, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
+          dst, dst_stride, idx.data, idx_stride, val, val_stride, count, r);
+      check_launch("run_end_write_kernel");
+      return;
+    }
     claim_targets_kernel<I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
         idx.data, idx_stride, count, r, winners);
     check_launch("claim_targets_kernel");
@@ -311,9 +348,12 @@ void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource&
 }
 
 void launch_index_check(const IndexSource& idx, const Dims& index_shape,
-                        const Dims& idx_strides, unsigned long long* err, cudaStream_t stream) {
+                        const Dims& idx_strides, unsigned long long* err, cudaStream_t stream,
+                        unsigned long long* ascending) {
   Dims shape = index_shape;
   if (shape_size(shape) == 0) return;
+  if (ascending && (shape.size() != 1 || shape[0] > INT32_MAX))
+    throw std::logic_error("launch_index_check: order tested on one dim of < 2^31 values");
   std::vector<Dims> s{idx_strides};
   coalesce_dims(shape, s);
   // The pieces come in C order: a piece's first position is the count before it.
@@ -324,10 +364,10 @@ void launch_index_check(const IndexSource& idx, const Dims& index_shape,
         const auto count = static_cast<uint32_t>(n);
         if (idx.int32) {
           index_check_kernel<int32_t><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-              a, count, base, idx.axis_size, err);
+              a, count, base, idx.axis_size, err, ascending);
         } else {
           index_check_kernel<int64_t><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-              a, count, base, idx.axis_size, err);
+              a, count, base, idx.axis_size, err, ascending);
         }
         check_launch("index_check_kernel");
         base += static_cast<uint64_t>(n);

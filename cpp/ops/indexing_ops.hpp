@@ -52,7 +52,9 @@ void launch_scatter(char* dst, const Dims& dst_strides, const IndexSource& idx,
 // writes j (index and values at byte strides idx_stride and val_stride), target
 // t_j = offset(idx[j]) / idx.stride; winners (one int32 per element of dst, every one -1
 // on entry) takes the largest j of each target, then dst[t_j * dst_stride] = val[j] for
-// the winning j. n < 2^31; an index out of range must have been refused before.
+// the winning j. winners null: the targets are known not to descend, and the last write of
+// each run of equal targets wins. n < 2^31; an index out of range must have been refused
+// before.
 void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource& idx,
                                int64_t idx_stride, const char* val, int64_t val_stride,
                                int64_t n, int32_t* winners, int64_t itemsize,
@@ -61,8 +63,11 @@ void launch_last_write_scatter(char* dst, int64_t dst_stride, const IndexSource&
 // NumPy's bounds check of one index array (elements at byte strides idx_strides over
 // index_shape): *err = the smallest C-order position whose value is outside
 // [-axis_size, axis_size), left as it was when there is none (set it to ULLONG_MAX first).
+// ascending (a 1-d index of < 2^31 values only): set to 0 where a value's target (negative
+// values counted from the end) exceeds the next value's, left as it was otherwise.
 void launch_index_check(const IndexSource& idx, const Dims& index_shape,
-                        const Dims& idx_strides, unsigned long long* err, cudaStream_t stream);
+                        const Dims& idx_strides, unsigned long long* err, cudaStream_t stream,
+                        unsigned long long* ascending = nullptr);
 
 // *d_count = number of true elements of the n contiguous bools at flags (CUB).
 void launch_count_true(const bool* flags, int64_t n, int64_t* d_count, cudaStream_t stream);
