@@ -170,8 +170,10 @@ def test_put_sorted_indices_keep_the_last_write(rng, dtype, index_dtype):
         np.put(h, hi, v)
         gpuarr.put(d, di, gpuarr.asarray(v))
         assert_bits_equal(d.get(), h)
-    bad = np.arange(0, 1002, 2).astype(index_dtype)  # sorted, its last value 1000 too large
-    with pytest.raises(IndexError, match="index 1000 is out of bounds for axis 0 with size 500"):
+    bad = np.arange(0, 1002, 2).astype(index_dtype)  # sorted, from 500 on too large
+    with pytest.raises(IndexError, match="index 500 is out of bounds for axis 0 with size 500"):
+        np.put(h.copy(), bad, np.zeros(bad.size, dtype))
+    with pytest.raises(IndexError, match="index 500 is out of bounds for axis 0 with size 500"):
         gpuarr.put(d, gpuarr.asarray(bad), gpuarr.asarray(random_array(rng, (bad.size,), dtype)))
     assert_bits_equal(d.get(), h)
 
