@@ -49,9 +49,12 @@ struct SvdParts {
 };
 SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv);
 // linalg_svd's polar route (cpp/ops/linalg_svd_polar.cu; use_svd_polar in
-// core/linalg_plan.hpp says when): one float32/float64 matrix, `plan` = plan_svd(a.shape,
-// full_matrices); the parts laid out as the gesvd route's.
-struct SvdPlan;
-SvdParts linalg_svd_polar(const NDArray& a, const SvdPlan& plan, bool compute_uv);
+// core/linalg_plan.hpp says when) for one float32/float64 matrix: x is the tall column-major
+// copy (mm x nn, mm >= nn) that the gesvd route factors; s, ubuf and vtbuf are that route's
+// buffers (SvdPlan's shapes; ubuf and vtbuf unused without compute_uv), filled as it fills
+// them. Queued on `stream`; reads the singular values back once (LinAlgError("SVD did not
+// converge") for non-finite ones).
+void linalg_svd_polar(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, NDArray& s,
+                      NDArray& ubuf, NDArray& vtbuf, cudaStream_t stream);
 
 }  // namespace gpuarr

@@ -121,6 +121,12 @@ std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t co
                                                      cudaStream_t stream,
                                                      const FiniteCheck* check = nullptr);
 
+// Cholesky factorisations (cuSOLVER's Xpotrf, one call a matrix, its workspace size cached)
+// of `batch` column-major n x n matrices `mat_bytes` apart at `a`, in place; info[i] per
+// matrix, left on the device.
+void potrf_each(cublasFillMode_t fill, int64_t n, DType dtype, char* a, int64_t batch,
+                int64_t mat_bytes, int* info, cudaStream_t stream);
+
 // A host workspace of at least `bytes` for cuSOLVER's 64-bit API (nullptr for 0), owned
 // by the calling thread and never freed, so no call has to wait for the stream before
 // releasing it.

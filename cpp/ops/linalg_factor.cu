@@ -198,6 +198,32 @@ SvdParts svd_jacobi_batched(const NDArray& a, bool full_matrices, bool compute_u
 
 }  // namespace
 
+namespace linalg_detail {
+
+void potrf_each(cublasFillMode_t fill, int64_t n, DType dtype, char* a, int64_t batch,
+                int64_t mat_bytes, int* info, cudaStream_t stream) {
+  CusolverHandles h = cusolver_handle(stream);
+  const cudaDataType ct = cuda_type(dtype);
+  auto [dev_bytes, host_bytes] = cached_workspace(
+      {current_device(), fill == CUBLAS_FILL_MODE_LOWER ? kPotrfL : kPotrfU, n, n, 0,
+       static_cast<int>(dtype)},
+      [&] {
+        size_t d = 0, hb = 0;
+        GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h.handle, h.params, fill, n, ct, a, n,
+                                                          ct, &d, &hb));
+        return std::make_pair(d, hb);
+      });
+  auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
+  void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync
+  for (int64_t i = 0; i < batch; ++i) {
+    GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(h.handle, h.params, fill, n, ct, a + i * mat_bytes, n,
+                                           ct, ws->ptr(), dev_bytes, host_ws, host_bytes,
+                                           info + i));
+  }
+}
+
+}  // namespace linalg_detail
+
 NDArray linalg_cholesky(const NDArray& a, bool upper) {
   check_compute_dtype(a);
   const int64_t n = a.shape.back();
@@ -231,23 +257,7 @@ NDArray linalg_cholesky(const NDArray& a, bool upper) {
                                              static_cast<int>(batch)));
     });
   } else {
-    const cudaDataType ct = cuda_type(a.dtype);
-    auto [dev_bytes, host_bytes] = cached_workspace(
-        {current_device(), fill == CUBLAS_FILL_MODE_LOWER ? kPotrfL : kPotrfU, n, n, 0,
-         static_cast<int>(a.dtype)},
-        [&] {
-          size_t d = 0, hb = 0;
-          GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h.handle, h.params, fill, n, ct,
-                                                            work.data(), n, ct, &d, &hb));
-          return std::make_pair(d, hb);
-        });
-    auto ws = allocate_device_memory(std::max<size_t>(dev_bytes, 16));
-    void* host_ws = host_workspace(host_bytes);  // kept alive: no stream sync
-    for (int64_t i = 0; i < batch; ++i) {
-      GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(h.handle, h.params, fill, n, ct,
-                                             work.data() + i * mat_bytes, n, ct, ws->ptr(),
-                                             dev_bytes, host_ws, host_bytes, info + i));
-    }
+    potrf_each(fill, n, a.dtype, work.data(), batch, mat_bytes, info, stream);
   }
   if (columns) work = copy_array(swap_last2(work), a.dtype, 'C');
   // Zero the triangle potrf left untouched (NumPy returns a clean triangular factor).
@@ -358,9 +368,6 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
   const int64_t k = std::min(m, n);
   if (k == 0) throw ValueError("linalg_svd: empty matrices are handled by the caller");
   if (use_svd_jacobi_batched(m, n, batch_count(a))) return svd_jacobi_batched(a, full_matrices, compute_uv);
-  if (use_svd_polar(m, n, batch_count(a), a.dtype == DType::Float32 || a.dtype == DType::Float64,
-                    full_matrices, compute_uv, config::svd_polar_min_n.get()))
-    return linalg_svd_polar(a, plan_svd(a.shape, full_matrices), compute_uv);
   // gesvd wants rows >= cols (column-major): see SvdPlan (core/linalg_plan.hpp).
   const SvdPlan plan = plan_svd(a.shape, full_matrices);
   const bool transposed = plan.transposed;
@@ -385,6 +392,11 @@ SvdParts linalg_svd(const NDArray& a, bool full_matrices, bool compute_uv) {
   }
   if (batch == 0) return out;
   const cudaStream_t stream = stream_for(work);
+  if (use_svd_polar(m, n, batch, a.dtype == DType::Float32 || a.dtype == DType::Float64,
+                    full_matrices, compute_uv, config::svd_polar_min_n.get())) {
+    linalg_svd_polar(work, mm, nn, compute_uv, out.s, ubuf, vtbuf, stream);
+    return out;
+  }
   CusolverHandles h = cusolver_handle(stream);
   const cudaDataType ct = cuda_type(a.dtype), rct = cuda_type(rt);
   const signed char jobu = compute_uv ? (full_matrices ? 'A' : 'S') : 'N';

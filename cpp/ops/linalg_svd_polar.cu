@@ -19,7 +19,7 @@
 #include "core/promotion.hpp"
 #include "core/qdwh_schedule.hpp"
 #include "ops/array_ops.hpp"
-#include "ops/cublas_trsm.cuh"
+#include "ops/cublas_typed.cuh"
 #include "ops/eigen.hpp"
 #include "ops/kernels.hpp"
 #include "ops/linalg.hpp"
@@ -35,37 +35,6 @@ namespace gpuarr {
 using namespace linalg_detail;
 
 namespace {
-
-// ---- typed cuBLAS (real types only: the route takes float32 and float64) ----
-inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                           int n, int k, float alpha, const float* a, int lda, const float* b,
-                           int ldb, float beta, float* c, int ldc) {
-  return cublasSgemm(h, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
-}
-inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                           int n, int k, double alpha, const double* a, int lda, const double* b,
-                           int ldb, double beta, double* c, int ldc) {
-  return cublasDgemm(h, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
-}
-inline cublasStatus_t syrk_lower_t(cublasHandle_t h, int n, int k, float alpha, const float* a,
-                                   int lda, float beta, float* c, int ldc) {
-  return cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, n, k, &alpha, a, lda, &beta, c, ldc);
-}
-inline cublasStatus_t syrk_lower_t(cublasHandle_t h, int n, int k, double alpha, const double* a,
-                                   int lda, double beta, double* c, int ldc) {
-  return cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, n, k, &alpha, a, lda, &beta, c, ldc);
-}
-// C <- alpha op(A) + beta op(B).
-inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                           int n, float alpha, const float* a, int lda, float beta,
-                           const float* b, int ldb, float* c, int ldc) {
-  return cublasSgeam(h, ta, tb, m, n, &alpha, a, lda, &beta, b, ldb, c, ldc);
-}
-inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                           int n, double alpha, const double* a, int lda, double beta,
-                           const double* b, int ldb, double* c, int ldc) {
-  return cublasDgeam(h, ta, tb, m, n, &alpha, a, lda, &beta, b, ldb, c, ldc);
-}
 
 // ---- kernels ----
 constexpr int kThreads = 256;
@@ -148,18 +117,18 @@ void svd_polar_typed(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, 
   const int m = static_cast<int>(mm), n = static_cast<int>(nn);
   const T* a = reinterpret_cast<const T*>(x.data());
   cublasHandle_t hb = cublas_handle(stream);
-  const auto check = [](cudaError_t e, const char* what) { check_cuda(e, what); };
 
   // U = A / ||A||_F: singular values in (0, 1].
   NDArray u_nd = empty_array({nn, mm}, dt, 'C');
   T* u = reinterpret_cast<T*>(u_nd.data());
-  auto total = allocate_device_memory(sizeof(double));
-  check(cudaMemsetAsync(total->ptr(), 0, sizeof(double), stream), "cudaMemsetAsync");
-  sum_squares_kernel<T><<<blocks_for(mm * nn), kThreads, 0, stream>>>(
-      a, mm * nn, static_cast<double*>(total->ptr()));
+  // The norm's sum of squares, then potrf's info (unread: a NaN shows in the values).
+  auto scratch = allocate_device_memory(2 * sizeof(double));
+  double* total = static_cast<double*>(scratch->ptr());
+  int* info = reinterpret_cast<int*>(total + 1);
+  GPUARR_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(double), stream));
+  sum_squares_kernel<T><<<blocks_for(mm * nn), kThreads, 0, stream>>>(a, mm * nn, total);
   check_launch("sum_squares_kernel");
-  scale_by_norm_kernel<T><<<blocks_for(mm * nn), kThreads, 0, stream>>>(
-      a, mm * nn, static_cast<const double*>(total->ptr()), u);
+  scale_by_norm_kernel<T><<<blocks_for(mm * nn), kThreads, 0, stream>>>(a, mm * nn, total, u);
   check_launch("scale_by_norm_kernel");
 
   const double eps = sizeof(T) == 4 ? double(FLT_EPSILON) : DBL_EPSILON;
@@ -189,25 +158,10 @@ void svd_polar_typed(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, 
       T* xs = reinterpret_cast<T*>(xs_nd.data());
       launch_identity(z_nd.data(), 1, nn, dt, stream);
       GPUARR_CUBLAS_CHECK(syrk_lower_t(hb, n, m, T(st.c), u, m, T(1), z, n));
-      CusolverHandles hs = cusolver_handle(stream);
-      const cudaDataType ct = cuda_type(dt);
-      auto [dev_bytes, host_bytes] = cached_workspace(
-          {current_device(), kPotrfL, nn, nn, 0, static_cast<int>(dt)}, [&] {
-            size_t d = 0, hbytes = 0;
-            GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(hs.handle, hs.params,
-                                                              CUBLAS_FILL_MODE_LOWER, nn, ct, z,
-                                                              nn, ct, &d, &hbytes));
-            return std::make_pair(d, hbytes);
-          });
-      const size_t ws_bytes = (std::max<size_t>(dev_bytes, 16) + 15) / 16 * 16;
-      auto ws = allocate_device_memory(ws_bytes + sizeof(int));
-      int* info = reinterpret_cast<int*>(static_cast<char*>(ws->ptr()) + ws_bytes);
       // Z is positive definite for finite input; a NaN shows in the singular values.
-      GPUARR_CUSOLVER_CHECK(cusolverDnXpotrf(hs.handle, hs.params, CUBLAS_FILL_MODE_LOWER, nn,
-                                             ct, z, nn, ct, ws->ptr(), dev_bytes,
-                                             host_workspace(host_bytes), host_bytes, info));
-      check(cudaMemcpyAsync(xs, u, mm * nn * sizeof(T), cudaMemcpyDeviceToDevice, stream),
-            "cudaMemcpyAsync");
+      potrf_each(CUBLAS_FILL_MODE_LOWER, nn, dt, z_nd.data(), 1, 0, info, stream);
+      GPUARR_CUDA_CHECK(
+          cudaMemcpyAsync(xs, u, mm * nn * sizeof(T), cudaMemcpyDeviceToDevice, stream));
       GPUARR_CUBLAS_CHECK(trsm(hb, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
                                CUBLAS_DIAG_NON_UNIT, m, n, z, n, xs, m));
       GPUARR_CUBLAS_CHECK(trsm(hb, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
@@ -261,34 +215,14 @@ void svd_polar_typed(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, 
 
 }  // namespace
 
-SvdParts linalg_svd_polar(const NDArray& a, const SvdPlan& plan, bool compute_uv) {
-  // The tall matrix, column-major: A's transposed view copied (M = m), or A itself (M = n).
-  const NDArray x = plan.transposed ? copy_array(a, a.dtype, 'C')
-                                    : copy_array(swap_last2(a), a.dtype, 'C');
-  SvdParts out;
-  out.s = empty_array(plan.s_shape, a.dtype, 'C');
-  NDArray ubuf, vtbuf;
-  if (compute_uv) {
-    ubuf = empty_array(plan.ubuf_shape, a.dtype, 'C');
-    vtbuf = empty_array(plan.vtbuf_shape, a.dtype, 'C');
-  }
-  const cudaStream_t stream = stream_for(x);
-  if (a.dtype == DType::Float32)
-    svd_polar_typed<float>(x, plan.mm, plan.nn, compute_uv, out.s, ubuf, vtbuf, stream);
-  else if (a.dtype == DType::Float64)
-    svd_polar_typed<double>(x, plan.mm, plan.nn, compute_uv, out.s, ubuf, vtbuf, stream);
+void linalg_svd_polar(const NDArray& x, int64_t mm, int64_t nn, bool compute_uv, NDArray& s,
+                      NDArray& ubuf, NDArray& vtbuf, cudaStream_t stream) {
+  if (x.dtype == DType::Float32)
+    svd_polar_typed<float>(x, mm, nn, compute_uv, s, ubuf, vtbuf, stream);
+  else if (x.dtype == DType::Float64)
+    svd_polar_typed<double>(x, mm, nn, compute_uv, s, ubuf, vtbuf, stream);
   else
     throw TypeError("linalg_svd_polar: float32 or float64 expected");
-  if (compute_uv) {
-    if (plan.transposed) {
-      out.u = vtbuf;
-      out.vh = ubuf;
-    } else {
-      out.u = swap_last2(ubuf);
-      out.vh = swap_last2(vtbuf);
-    }
-  }
-  return out;
 }
 
 }  // namespace gpuarr

@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "ops/cublas_trsm.cuh"
+#include "ops/cublas_typed.cuh"
 #include "runtime/cublas_handle.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -236,12 +236,8 @@ __global__ void apply_moves_kernel(T* a, int64_t lda, int64_t c0, int64_t c1, in
 template <class T>
 cublasStatus_t gemm_minus(cublasHandle_t h, int m, int n, int k, const T* a, const T* b, T* c,
                           int64_t lda) {
-  const T minus_one = -1, one = 1;
   const int ld = static_cast<int>(lda);
-  auto gemm = [] {
-    if constexpr (std::is_same_v<T, float>) return cublasSgemm; else return cublasDgemm;
-  }();
-  return gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus_one, a, ld, b, ld, &one, c, ld);
+  return gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, T(-1), a, ld, b, ld, T(1), c, ld);
 }
 
 // The rank-kb update of small matrices in one kernel of ours (n <= kSmallUpdateMaxN):
