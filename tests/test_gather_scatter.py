@@ -1,15 +1,15 @@
 """The gather and scatter kernels of fancy indexing, take and put, against NumPy: one index
 array read as it is (int32 or int64, any strides, negative values, the modes of take and
 put), several arrays combined into offsets, put's last-write rule for repeated indices
-(the claiming scatter and the sorting path for very large arrays), bounds errors found
-by the gather after the fact and by the scatter before any write, an index that is the
-target array's own memory, and launches past 2^31 elements."""
+(the claiming scatter, the run-end write of sorted indices and the sorting path for very
+large arrays), bounds errors found by the gather after the fact and by the scatter before
+any write, an index that is the target array's own memory, and launches past 2^31
+elements."""
 
 import numpy as np
 import pytest
 
 import gpuarr
-from gpuarr import _indexing
 from conftest import GPU_MODULE, assert_bits_equal, random_array
 
 pytestmark = GPU_MODULE
@@ -178,7 +178,7 @@ def test_put_sorted_indices_keep_the_last_write(rng, dtype, index_dtype):
     assert_bits_equal(d.get(), h)
 
 
-def test_put_of_a_view_and_the_sorting_path(rng, monkeypatch):
+def test_put_of_a_view(rng):
     h = random_array(rng, (40, 30), "float32")
     d = gpuarr.asarray(h)
     idx = rng.integers(-600, 600, 3000)
@@ -189,11 +189,22 @@ def test_put_of_a_view_and_the_sorting_path(rng, monkeypatch):
     ht[...] = flat
     gpuarr.put(dt, gpuarr.asarray(idx), gpuarr.asarray(v))
     assert_bits_equal(d.get(), h)
-    # Arrays too large for the claiming scratch sort the indices instead.
-    monkeypatch.setattr(_indexing, "_CLAIM_ELEMENTS_PER_INDEX", 0)
-    monkeypatch.setattr(_indexing, "_CLAIM_ELEMENTS_ANY", 0)
-    for mode in ("raise", "wrap"):
-        v = random_array(rng, (3000,), "float32")
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_put_into_an_array_past_the_claim_scratch(rng, mode):
+    """2^24 + 7 elements and 3000 indices (past put_claims_fit): unsorted indices are sorted
+    before the scatter; sorted ones (mode raise) write each run's last value; repeated
+    targets keep NumPy's last write either way."""
+    size = 2**24 + 7
+    h = random_array(rng, (size,), "float32")
+    d = gpuarr.asarray(h)
+    span = size if mode == "raise" else 3 * size
+    pool = rng.integers(-span, span, 500)
+    unsorted = rng.choice(pool, 3000)  # each target ~6 times
+    ascending = np.sort(rng.choice(pool[pool >= 0], 3000))
+    for idx in (unsorted, ascending):
+        v = random_array(rng, (idx.size,), "float32")
         np.put(h, idx, v, mode=mode)
         gpuarr.put(d, gpuarr.asarray(idx), gpuarr.asarray(v), mode=mode)
         assert_bits_equal(d.get(), h)

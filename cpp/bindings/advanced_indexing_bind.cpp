@@ -299,7 +299,8 @@ py::object take(py::handle self, py::handle indices, int64_t axis, const std::st
 
 // a[indices] = values along axis 0 of a 1-d view with take/put's modes (put's core);
 // `last_write`: NumPy's rule for repeated indices (indices 1-d, values of their length).
-void put_flat(py::handle self, py::handle indices, py::handle values, const std::string& mode_s,
+// False where that rule needs the indices sorted first (scatter_last_write): nothing written.
+bool put_flat(py::handle self, py::handle indices, py::handle values, const std::string& mode_s,
               bool last_write) {
   const NDArray& a = as_array(self).a;
   const IndexMode mode = index_mode_from_string(mode_s);
@@ -307,9 +308,10 @@ void put_flat(py::handle self, py::handle indices, py::handle values, const std:
   parse_take_indices(p, indices);
   const PreparedIndex r = prepare(a, p, mode, true);
   const NDArray v = value_array(a, values);
-  run_prepared(r, [&] {
-    if (last_write) scatter_last_write(a, r, v);
-    else scatter_advanced(a, r, v);
+  return run_prepared(r, [&] {
+    if (last_write) return scatter_last_write(a, r, v);
+    scatter_advanced(a, r, v);
+    return true;
   });
 }
 

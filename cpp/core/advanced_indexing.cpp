@@ -32,6 +32,11 @@ bool has_advanced(const std::vector<IndexEntry>& index) {
   return false;
 }
 
+bool put_claims_fit(int64_t array_size, int64_t index_count) {
+  constexpr int64_t kElementsPerIndex = 64, kElementsAny = int64_t(1) << 24;
+  return array_size <= kElementsAny || array_size <= kElementsPerIndex * index_count;
+}
+
 std::string out_of_bounds_message(int64_t index, int64_t axis, int64_t size) {
   return "index " + std::to_string(index) + " is out of bounds for axis " +
          std::to_string(axis) + " with size " + std::to_string(size);

@@ -319,21 +319,22 @@ void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& v
                  value.data(), vs, plan.result_shape, a.itemsize(), stream);
 }
 
-void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value) {
+bool scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value) {
   const AdvancedPlan& plan = p.plan;
-  if (a.ndim() != 1 || p.offsets || p.index.ndim() != 1 ||
-      value.ndim() != 1 || value.shape[0] != p.index.shape[0] ||
-      p.index.shape[0] > INT32_MAX) {
+  if (a.ndim() != 1 || p.offsets || p.index.ndim() != 1 || value.ndim() != 1 ||
+      value.shape[0] != p.index.shape[0]) {
     throw std::logic_error("scatter_last_write: a 1-d array, index and value of one length");
   }
   const int64_t n = p.index.shape[0];
-  if (n == 0) return;
+  if (n > INT32_MAX) return false;
+  if (n == 0) return true;
   DeviceGuard guard(a.device());
   const cudaStream_t stream = stream_for(a);
   // The check's pass also says whether the targets never descend (sorted indices): then
   // each run of equal targets' last write wins without claiming.
   bool ascending = false;
   if (p.bounds_pending) check_pending_bounds(p, stream, &ascending);
+  if (!ascending && !put_claims_fit(a.shape[0], n)) return false;
   NDArray winners;
   if (!ascending) {
     winners = empty_array({a.shape[0]}, DType::Int32, 'C');
@@ -343,6 +344,7 @@ void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray&
                             value.data(), value.strides[0], n,
                             ascending ? nullptr : reinterpret_cast<int32_t*>(winners.data()),
                             a.itemsize(), stream);
+  return true;
 }
 
 }  // namespace gpuarr

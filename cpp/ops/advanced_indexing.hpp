@@ -70,10 +70,13 @@ NDArray gather_advanced(const NDArray& a, const PreparedIndex& p);
 // Waits for the device when p.bounds_pending (the bounds check runs before any write).
 void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& value);
 
-// put's a[index] = value for a 1-d `a` and one 1-d index array of n < 2^31 values, with
-// NumPy's rule for repeated targets: the last write wins. `value` as for scatter_advanced,
-// of length n. Uses one int32 of scratch per element of `a`.
-void scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value);
+// put's a[index] = value for a 1-d `a` and one 1-d index array, with NumPy's rule for
+// repeated targets: the last write wins. `value` as for scatter_advanced, of length n.
+// Targets that never descend (found by mode raise's bounds check) write each run's last
+// value; others claim their targets in one int32 of scratch per element of `a`, where
+// put_claims_fit allows. Returns false, having written nothing, where neither applies (or
+// n >= 2^31): the caller then orders the writes itself (put's sort).
+bool scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value);
 
 // The (max(ndim, 1), count) int64 coordinates of the nonzero elements of `a` (rows are
 // numpy.nonzero's arrays). Waits for the count (one int64 read back).

@@ -313,6 +313,15 @@ TEST(AdvancedIndexing, IndexValuesAndOffsets) {
   EXPECT_EQ(broadcast_element_offset(0, {}, {}), 0);
 }
 
+TEST(AdvancedIndexing, PutClaimsFitSmallArraysAndDenseIndices) {
+  EXPECT_TRUE(put_claims_fit(1 << 24, 1));         // small arrays whatever the count
+  EXPECT_TRUE(put_claims_fit(int64_t(1) << 30, int64_t(1) << 24));  // 64 elements an index
+  EXPECT_FALSE(put_claims_fit(int64_t(1) << 30, (int64_t(1) << 24) - 1));
+  EXPECT_FALSE(put_claims_fit((1 << 24) + 1, 3000));
+  EXPECT_TRUE(put_claims_fit((1 << 24) + 64, (1 << 18) + 1));
+  EXPECT_FALSE(put_claims_fit((1 << 24) + 65, (1 << 18) + 1));
+}
+
 TEST(AdvancedIndexing, TakeFromEmptyAxes) {
   const Dims shape{0, 3};
   auto p = plan_advanced_index(shape, cstrides(shape), {arr({2})});

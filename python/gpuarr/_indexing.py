@@ -100,19 +100,12 @@ def _clipmode(mode):
     return {0: "clip", 1: "wrap"}.get(int(mode), "raise")
 
 
-# put's last-write rule claims each target in a scratch int32 per element of the array,
-# about 5 ps an element to clear on the H100, where sorting the indices costs about 270 ps
-# an index: the scratch is cheaper up to 64 elements an index, or 2^24 elements whatever
-# the count (below the sort's fixed cost of several launches).
-_CLAIM_ELEMENTS_PER_INDEX = 64
-_CLAIM_ELEMENTS_ANY = 1 << 24
-
-
 def _last_writes(ind, v, size, mode):
     """put's values such that every write to one element carries the value NumPy's
     sequential loop leaves there (the last one), so that the device's unordered scatter
     gives NumPy's result with repeated indices; the indices keep their order (and mode
-    'raise' its bounds check and message). For arrays too large for the claiming scatter."""
+    'raise' its bounds check and message). For arrays too large for the claiming scatter
+    (``_put_flat`` says so)."""
     ind = _core.asarray(ind).astype(_np.int64)
     if mode == "wrap":
         target = _ufuncs.remainder(ind, size)
@@ -144,15 +137,12 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode="raise"):
         return None
     v = _cyclic(v, n)
     last_write = n > 1 and v.shape[0] > 1  # one value: every write to an element is the same
-    if last_write and (n >= 1 << 31 or (a.size > _CLAIM_ELEMENTS_PER_INDEX * n
-                                        and a.size > _CLAIM_ELEMENTS_ANY)):
+    flat = a if a.flags.c_contiguous else a.copy(order="C")
+    if not _core._put_flat(_ravel(flat), ind, v, mode, last_write):
+        # Unsorted indices into an array too large for the device's claim scratch.
         ind, v = _last_writes(ind, v, a.size, mode)
-        last_write = False
-    if a.flags.c_contiguous:
-        _core._put_flat(_ravel(a), ind, v, mode, last_write)
-    else:
-        flat = a.copy(order="C")
-        _core._put_flat(_ravel(flat), ind, v, mode, last_write)
+        _core._put_flat(_ravel(flat), ind, v, mode, False)
+    if flat is not a:
         a[...] = flat
     return None
 
