@@ -82,9 +82,12 @@ std::pair<size_t, size_t> cached_workspace(const WorkspaceKey& key, Query&& quer
 enum Routine { kGetrf = 1, kPotrfL, kPotrfU, kGeqrf, kOrgqr, kGesvd };
 
 // A device array of `count` pointers base + i * stride_bytes (for cuBLAS batched calls),
-// enqueued on `stream`; `storage` keeps it alive (stream-ordered pool memory).
+// enqueued on `stream`; `storage` keeps it alive (stream-ordered pool memory). With `base2`,
+// the same launch writes a second array of `count` pointers base2 + i * stride2_bytes right
+// after the first (at the result + count).
 void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_t stride_bytes,
-                            int64_t count, cudaStream_t stream);
+                            int64_t count, cudaStream_t stream, char* base2 = nullptr,
+                            int64_t stride2_bytes = 0);
 
 // Optionally, values whose non-finite entries also count as failures (NumPy raises
 // "Singular matrix" for NaN/inf input to inv/solve and "SVD did not converge" for SVD:
@@ -96,9 +99,11 @@ struct FiniteCheck {
 };
 
 // Number of entries of info[0..count) that are > 0, plus the non-finite checked values (a
-// small read: waits for the stream).
+// small read: waits for the stream). With `flags` (count ints), the number of its nonzero
+// entries is read in the same transfer, into *flagged.
 int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
-                            const FiniteCheck* check = nullptr);
+                            const FiniteCheck* check = nullptr, const int* flags = nullptr,
+                            int64_t* flagged = nullptr);
 
 // Whether any of info[0..count) is nonzero (a negative info, an invalid argument, counts
 // too; a small read: waits for the stream).
@@ -110,16 +115,20 @@ bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream);
 // solves queues its next call while this one's getrs runs. The wait polls the way CUDA's
 // default synchronisation does (a sleeping thread woke 0.2-0.6 ms after the event on the
 // H200, longer than solve float64 512's queued getrs, which the GPU then finished idle).
+// With `flags` (count ints), the number of its nonzero entries comes in the same transfer.
 struct PendingInfoCount {
   std::shared_ptr<Memory> device_count;
-  int* host_slot = nullptr;  // pinned
+  int* host_slot = nullptr;  // pinned: the count, then the flags' count
+  bool has_flags = false;
   cudaEvent_t event = nullptr;
   ~PendingInfoCount();
-  int64_t wait();  // the count (waits for the event; no stream-wide sync)
+  int64_t wait();            // the count (waits for the event; no stream-wide sync)
+  int64_t flagged() const;   // after wait(): the nonzero flags (0 without flags)
 };
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
                                                      cudaStream_t stream,
-                                                     const FiniteCheck* check = nullptr);
+                                                     const FiniteCheck* check = nullptr,
+                                                     const int* flags = nullptr);
 
 // Cholesky factorisations (cuSOLVER's Xpotrf, one call a matrix, its workspace size cached)
 // of `batch` column-major n x n matrices `mat_bytes` apart at `a`, in place; info[i] per

@@ -39,10 +39,13 @@ namespace gpuarr {
 namespace linalg_detail {
 namespace {
 
-__global__ void pointer_array_kernel(void** out, char* base, int64_t stride, int64_t count) {
+// out[i] = base + i * stride, then out[count + i] = base2 + i * stride2 where base2 is set.
+__global__ void pointer_array_kernel(void** out, char* base, int64_t stride, char* base2,
+                                     int64_t stride2, int64_t count) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
        i += int64_t(gridDim.x) * blockDim.x) {
     out[i] = base + i * stride;
+    if (base2) out[count + i] = base2 + i * stride2;
   }
 }
 
@@ -55,13 +58,18 @@ __device__ bool is_finite_value(T v) {
   }
 }
 
-// info[i] > 0 count plus the non-finite vals[b * bstride + j * estride] (j < count).
+// out[0]: the info[i] > 0 count plus the non-finite vals[b * bstride + j * estride]
+// (j < count); out[1], where `flags` is set: the count of its nonzero entries (batch).
 template <class T>
 __global__ void count_failed_kernel(const int* info, int64_t batch, const T* vals,
-                                    int64_t bstride, int64_t estride, int64_t count, int* out) {
-  __shared__ int partial[256];
-  int c = 0;
-  for (int64_t i = threadIdx.x; i < batch; i += blockDim.x) c += info[i] > 0 ? 1 : 0;
+                                    int64_t bstride, int64_t estride, int64_t count,
+                                    const int* flags, int* out) {
+  __shared__ int partial[2][256];
+  int c = 0, f = 0;
+  for (int64_t i = threadIdx.x; i < batch; i += blockDim.x) {
+    c += info[i] > 0 ? 1 : 0;
+    if (flags) f += flags[i] != 0 ? 1 : 0;
+  }
   if (vals) {
     const int64_t total = batch * count;
     for (int64_t i = threadIdx.x; i < total; i += blockDim.x) {
@@ -69,19 +77,26 @@ __global__ void count_failed_kernel(const int* info, int64_t batch, const T* val
       c += is_finite_value(vals[b * bstride + j * estride]) ? 0 : 1;
     }
   }
-  partial[threadIdx.x] = c;
+  partial[0][threadIdx.x] = c;
+  partial[1][threadIdx.x] = f;
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    if (threadIdx.x < s) {
+      partial[0][threadIdx.x] += partial[0][threadIdx.x + s];
+      partial[1][threadIdx.x] += partial[1][threadIdx.x + s];
+    }
     __syncthreads();
   }
-  if (threadIdx.x == 0) *out = partial[0];
+  if (threadIdx.x == 0) {
+    out[0] = partial[0][0];
+    if (flags) out[1] = partial[1][0];
+  }
 }
 
-void launch_count_failed(const int* info, int64_t batch, const FiniteCheck* check, int* out,
-                         cudaStream_t stream) {
+void launch_count_failed(const int* info, int64_t batch, const FiniteCheck* check,
+                         const int* flags, int* out, cudaStream_t stream) {
   if (!check || !check->data) {
-    count_failed_kernel<float><<<1, 256, 0, stream>>>(info, batch, nullptr, 0, 0, 0, out);
+    count_failed_kernel<float><<<1, 256, 0, stream>>>(info, batch, nullptr, 0, 0, 0, flags, out);
   } else {
     dispatch_dtype(check->dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -89,7 +104,7 @@ void launch_count_failed(const int* info, int64_t batch, const FiniteCheck* chec
                     std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>) {
         count_failed_kernel<T><<<1, 256, 0, stream>>>(
             info, batch, reinterpret_cast<const T*>(check->data), check->batch_stride,
-            check->elem_stride, check->count, out);
+            check->elem_stride, check->count, flags, out);
       } else {
         throw TypeError("count_failed: unsupported dtype");
       }
@@ -129,22 +144,26 @@ __global__ void identity_kernel(T* data, int64_t total, int64_t n) {
 }  // namespace
 
 void** device_pointer_array(std::shared_ptr<Memory>& storage, char* base, int64_t stride_bytes,
-                            int64_t count, cudaStream_t stream) {
-  storage = allocate_device_memory(static_cast<size_t>(std::max<int64_t>(count, 1)) *
+                            int64_t count, cudaStream_t stream, char* base2,
+                            int64_t stride2_bytes) {
+  const int64_t arrays = base2 ? 2 : 1;
+  storage = allocate_device_memory(static_cast<size_t>(std::max<int64_t>(count, 1) * arrays) *
                                    sizeof(void*));
   void** out = static_cast<void**>(storage->ptr());
-  pointer_array_kernel<<<grid_for(count, 256), 256, 0, stream>>>(out, base, stride_bytes, count);
+  pointer_array_kernel<<<grid_for(count, 256), 256, 0, stream>>>(out, base, stride_bytes, base2,
+                                                                 stride2_bytes, count);
   check_launch("pointer_array_kernel");
   return out;
 }
 
 int64_t count_positive_info(const int* info, int64_t count, cudaStream_t stream,
-                            const FiniteCheck* check) {
-  auto flag = allocate_device_memory(sizeof(int));
-  launch_count_failed(info, count, check, static_cast<int*>(flag->ptr()), stream);
-  int host = 0;
-  read_small_device_bytes(&host, flag->ptr(), sizeof(int), stream);
-  return host;
+                            const FiniteCheck* check, const int* flags, int64_t* flagged) {
+  auto counts = allocate_device_memory(2 * sizeof(int));
+  launch_count_failed(info, count, check, flags, static_cast<int*>(counts->ptr()), stream);
+  int host[2] = {0, 0};
+  read_small_device_bytes(host, counts->ptr(), (flags ? 2 : 1) * sizeof(int), stream);
+  if (flagged) *flagged = flags ? host[1] : 0;
+  return host[0];
 }
 
 bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream) {
@@ -161,8 +180,8 @@ bool any_info_nonzero(const int* info, int64_t count, cudaStream_t stream) {
 }
 
 namespace {
-// A ring of pinned ints per device for PendingInfoCount (a slot is reused only after 4096
-// later calls, and every call waits for its slot before returning).
+// A ring of pinned int pairs per device for PendingInfoCount (a slot is reused only after
+// 4096 later calls, and every call waits for its slot before returning).
 constexpr int kInfoSlots = 4096;
 int* info_slot() {
   static std::mutex mutex;
@@ -172,23 +191,25 @@ int* info_slot() {
   std::lock_guard<std::mutex> lock(mutex);
   if (!rings[dev]) {
     void* p = nullptr;
-    GPUARR_CUDA_CHECK(cudaHostAlloc(&p, kInfoSlots * sizeof(int), cudaHostAllocPortable));
+    GPUARR_CUDA_CHECK(cudaHostAlloc(&p, 2 * kInfoSlots * sizeof(int), cudaHostAllocPortable));
     rings[dev] = static_cast<int*>(p);  // kept until exit
   }
-  return rings[dev] + (counters[dev]++ % kInfoSlots);
+  return rings[dev] + 2 * (counters[dev]++ % kInfoSlots);
 }
 }  // namespace
 
 std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t count,
                                                      cudaStream_t stream,
-                                                     const FiniteCheck* check) {
+                                                     const FiniteCheck* check,
+                                                     const int* flags) {
   auto p = std::make_unique<PendingInfoCount>();
-  p->device_count = allocate_device_memory(sizeof(int));
+  p->device_count = allocate_device_memory(2 * sizeof(int));
   int* dcount = static_cast<int*>(p->device_count->ptr());
-  launch_count_failed(info, count, check, dcount, stream);
+  launch_count_failed(info, count, check, flags, dcount, stream);
   p->host_slot = info_slot();
-  GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, sizeof(int), cudaMemcpyDeviceToHost,
-                                    stream));
+  p->has_flags = flags != nullptr;
+  GPUARR_CUDA_CHECK(cudaMemcpyAsync(p->host_slot, dcount, (flags ? 2 : 1) * sizeof(int),
+                                    cudaMemcpyDeviceToHost, stream));
   GPUARR_CUDA_CHECK(cudaEventCreateWithFlags(&p->event, cudaEventDisableTiming));
   GPUARR_CUDA_CHECK(cudaEventRecord(p->event, stream));
   return p;
@@ -197,6 +218,10 @@ std::unique_ptr<PendingInfoCount> enqueue_info_count(const int* info, int64_t co
 int64_t PendingInfoCount::wait() {
   GPUARR_CUDA_CHECK(cudaEventSynchronize(event));
   return *static_cast<volatile int*>(host_slot);
+}
+
+int64_t PendingInfoCount::flagged() const {
+  return has_flags ? *static_cast<volatile int*>(host_slot + 1) : 0;
 }
 
 PendingInfoCount::~PendingInfoCount() {
@@ -243,10 +268,12 @@ namespace {
 // factorization is known to be non-singular: on the batched route, and from
 // GPUARR_INV_EARLY_MIN_N (runtime/config, default 512) on. Null: read it after everything
 // (count_positive_info).
+// `nan_flags`: NanMatrices' flags, counted in the same read.
 std::unique_ptr<PendingInfoCount> early_info_count(const int* info, int64_t batch, int64_t n,
-                                                   bool batched, cudaStream_t stream) {
+                                                   bool batched, const int* nan_flags,
+                                                   cudaStream_t stream) {
   if (!batched && n < config::inv_early_min_n.get()) return nullptr;
-  return enqueue_info_count(info, batch, stream);
+  return enqueue_info_count(info, batch, stream, nullptr, nan_flags);
 }
 
 // ---- typed cuBLAS batched LU ----
@@ -389,8 +416,16 @@ struct Lu {
   std::shared_ptr<Memory> pivots;  // int32 (cuBLAS) or int64 (cuSOLVER), n per matrix
   bool pivots64 = false;
   std::shared_ptr<Memory> info;    // int32, one per matrix
-  std::shared_ptr<Memory> ptrs;    // cuBLAS path: the pointer array of `work`
+  std::shared_ptr<Memory> ptrs;    // cuBLAS path: the pointer arrays of `work` and `result`
   void** work_ptrs = nullptr;
+  void** result_ptrs = nullptr;
+};
+
+// Where the batched cuBLAS route's second call (getri, getrs) writes: `result_ptrs` is
+// built in the same launch as `work_ptrs`.
+struct BatchResult {
+  char* base = nullptr;
+  int64_t stride_bytes = 0;
 };
 
 // GPUARR_LU_ROUTE=cusolver: cuSOLVER Xgetrf instead of our blocked LU.
@@ -420,7 +455,7 @@ int64_t own_lu_max_n(DType t) {
 // LU factors of the C-contiguous `work` (.., n, n) (column-major A^T per matrix), in place.
 // swap_left: the L factor is used (inv, solve), not only U's diagonal and the pivots (det).
 Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, bool swap_left,
-             cudaStream_t stream) {
+             cudaStream_t stream, BatchResult result = {}) {
   Lu lu;
   const DType t = work.dtype;
   const int64_t mat_bytes = n * n * work.itemsize();
@@ -430,7 +465,9 @@ Lu lu_factor(const NDArray& work, int64_t batch, int64_t n, bool use_cublas, boo
     check_int_range(n);
     check_int_range(batch);
     lu.pivots = allocate_device_memory(static_cast<size_t>(batch * n) * sizeof(int));
-    lu.work_ptrs = device_pointer_array(lu.ptrs, work.data(), mat_bytes, batch, stream);
+    lu.work_ptrs = device_pointer_array(lu.ptrs, work.data(), mat_bytes, batch, stream,
+                                        result.base, result.stride_bytes);
+    if (result.base) lu.result_ptrs = lu.work_ptrs + batch;
     cublasHandle_t h = cublas_handle(stream);
     dispatch_lapack(t, [&](auto* tp) {
       GPUARR_CUBLAS_CHECK(getrf_batched(h, static_cast<int>(n), tp, lu.work_ptrs,
@@ -630,6 +667,8 @@ __device__ __forceinline__ bool is_nan_value(T v) {
   }
 }
 
+// With one block a matrix (gridDim.x == 1) each flag is stored, 0 or 1; otherwise the flags
+// start zeroed and a block finding a NaN sets its matrix's.
 template <class T>
 __global__ void nan_flag_kernel(const T* data, int64_t batch, int64_t mat, int* flags) {
   for (int64_t b = blockIdx.y; b < batch; b += gridDim.y) {
@@ -638,7 +677,8 @@ __global__ void nan_flag_kernel(const T* data, int64_t batch, int64_t mat, int* 
     for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < mat;
          j += int64_t(gridDim.x) * blockDim.x)
       any |= is_nan_value(m[j]);
-    if (__syncthreads_or(any) && threadIdx.x == 0) flags[b] = 1;
+    any = __syncthreads_or(any);
+    if (threadIdx.x == 0 && (any || gridDim.x == 1)) flags[b] = any ? 1 : 0;
   }
 }
 
@@ -673,7 +713,9 @@ void dispatch_nan_rule_dtype(DType t, F&& f) {
 }
 
 // Flags the matrices of `input` (batch C-contiguous matrices of `mat` elements) that hold a
-// NaN, when `on`; fill() then sets the flagged matrices' results to NaN.
+// NaN, when `on`; fill() then sets the flagged matrices' results to NaN. The singular
+// check's read-back also counts the flags (flags()), so that fill() is launched only where
+// one is set.
 class NanMatrices {
  public:
   NanMatrices(bool on, const char* input, int64_t batch, int64_t mat, DType t,
@@ -682,19 +724,30 @@ class NanMatrices {
     if (batch_ == 0 || mat == 0) return;
     flags_ = allocate_device_memory(static_cast<size_t>(batch_) * sizeof(int));
     int* flags = static_cast<int*>(flags_->ptr());
-    GPUARR_CUDA_CHECK(
-        cudaMemsetAsync(flags, 0, static_cast<size_t>(batch_) * sizeof(int), stream));
+    // Matrices of up to kOneBlockMat elements (the batched route's) take one block each,
+    // which stores every flag: no memset first.
+    constexpr int64_t kOneBlockMat = 8192;
+    const dim3 grid = mat <= kOneBlockMat
+                          ? dim3(1, static_cast<unsigned>(std::min<int64_t>(batch_, 65535)))
+                          : rows_grid(batch_, mat, 256);
+    if (grid.x > 1)
+      GPUARR_CUDA_CHECK(
+          cudaMemsetAsync(flags, 0, static_cast<size_t>(batch_) * sizeof(int), stream));
     dispatch_nan_rule_dtype(t, [&](auto* tp) {
       using T = std::remove_pointer_t<decltype(tp)>;
-      nan_flag_kernel<T><<<rows_grid(batch_, mat, 256), 256, 0, stream>>>(
-          reinterpret_cast<const T*>(input), batch_, mat, flags);
+      nan_flag_kernel<T><<<grid, 256, 0, stream>>>(reinterpret_cast<const T*>(input), batch_,
+                                                   mat, flags);
       check_launch("nan_flag_kernel");
     });
   }
 
-  // The results: `mat` elements a matrix at `out`.
-  void fill(char* out, int64_t mat) const {
-    if (!flags_ || mat == 0) return;
+  // The flags (batch ints) or null when off.
+  const int* flags() const { return flags_ ? static_cast<const int*>(flags_->ptr()) : nullptr; }
+
+  // The results: `mat` elements a matrix at `out`. `flagged`: the count of set flags where
+  // read back (0: nothing to fill), or -1 where unknown.
+  void fill(char* out, int64_t mat, int64_t flagged = -1) const {
+    if (!flags_ || mat == 0 || flagged == 0) return;
     dispatch_nan_rule_dtype(dtype_, [&](auto* tp) {
       using T = std::remove_pointer_t<decltype(tp)>;
       nan_fill_kernel<T><<<rows_grid(batch_, mat, 256), 256, 0, stream_>>>(
@@ -746,22 +799,21 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   const NanMatrices nan_inputs(nan_fill, work.data(), batch, n * n, a.dtype, stream);
   const bool batched =
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
-  Lu lu = lu_factor(work, batch, n, batched, true, stream);
+  Lu lu = lu_factor(work, batch, n, batched, true, stream, {out.data(), mat_bytes});
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
   std::unique_ptr<PendingInfoCount> early;
   if (check)
-    early = early_info_count(static_cast<const int*>(lu.info->ptr()), batch, n, batched, stream);
+    early = early_info_count(static_cast<const int*>(lu.info->ptr()), batch, n, batched,
+                             nan_inputs.flags(), stream);
   if (batched) {
-    std::shared_ptr<Memory> out_ptrs_mem;
-    void** out_ptrs = device_pointer_array(out_ptrs_mem, out.data(), mat_bytes, batch, stream);
     auto getri_info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
     cublasHandle_t h = cublas_handle(stream);
     dispatch_lapack(a.dtype, [&](auto* tp) {
       GPUARR_CUBLAS_CHECK(getri_batched(h, static_cast<int>(n), tp, lu.work_ptrs,
-                                        static_cast<const int*>(lu.pivots->ptr()), out_ptrs,
-                                        static_cast<int*>(getri_info->ptr()),
+                                        static_cast<const int*>(lu.pivots->ptr()),
+                                        lu.result_ptrs, static_cast<int*>(getri_info->ptr()),
                                         static_cast<int>(batch)));
     });
   } else {
@@ -770,12 +822,17 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
       inverse_from_lu(a.dtype, work.data() + i * mat_bytes, piv + i * n, n,
                       out.data() + i * mat_bytes, stream);
   }
-  nan_inputs.fill(out.data(), n * n);
   if (early) {
     if (early->wait() > 0) throw LinAlgError("Singular matrix");
-  } else if (check && count_positive_info(static_cast<const int*>(lu.info->ptr()), batch,
-                                          stream, diag) > 0) {
-    throw LinAlgError("Singular matrix");
+    nan_inputs.fill(out.data(), n * n, early->flagged());
+  } else if (check) {
+    int64_t flagged = 0;
+    if (count_positive_info(static_cast<const int*>(lu.info->ptr()), batch, stream, diag,
+                            nan_inputs.flags(), &flagged) > 0)
+      throw LinAlgError("Singular matrix");
+    nan_inputs.fill(out.data(), n * n, flagged);
+  } else {
+    nan_inputs.fill(out.data(), n * n);
   }
   return out;
 }
@@ -796,22 +853,20 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   const NanMatrices nan_inputs(nan_fill, work.data(), batch, n * n, a.dtype, stream);
   const bool batched = k <= INT32_MAX &&
       choose_lu_route(n, batch, LuPurpose::InvSolve, 0, device_routing_thresholds()) == LuRoute::CublasBatched;
-  Lu lu = lu_factor(work, batch, n, batched, true, stream);
+  Lu lu = lu_factor(work, batch, n, batched, true, stream, {xt.data(), rhs_bytes});
   // Only exact zero pivots count: NaN/inf input gives NaN output, as NumPy does in most
   // cases (its LinAlgError there depends on LAPACK raising the FP invalid flag).
   const FiniteCheck* diag = nullptr;
-  const std::unique_ptr<PendingInfoCount> early =
-      early_info_count(static_cast<const int*>(lu.info->ptr()), batch, n, batched, stream);
+  const std::unique_ptr<PendingInfoCount> early = early_info_count(
+      static_cast<const int*>(lu.info->ptr()), batch, n, batched, nan_inputs.flags(), stream);
   if (batched) {
-    std::shared_ptr<Memory> x_ptrs_mem;
-    void** x_ptrs = device_pointer_array(x_ptrs_mem, xt.data(), rhs_bytes, batch, stream);
     cublasHandle_t h = cublas_handle(stream);
     int host_info = 0;
     dispatch_lapack(a.dtype, [&](auto* tp) {
       GPUARR_CUBLAS_CHECK(getrs_batched(h, CUBLAS_OP_T, static_cast<int>(n),
                                         static_cast<int>(k), tp, lu.work_ptrs,
-                                        static_cast<const int*>(lu.pivots->ptr()), x_ptrs,
-                                        &host_info, static_cast<int>(batch)));
+                                        static_cast<const int*>(lu.pivots->ptr()),
+                                        lu.result_ptrs, &host_info, static_cast<int>(batch)));
     });
     if (host_info != 0) throw ValueError("getrsBatched: invalid argument");
   } else {
@@ -819,11 +874,13 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
                      static_cast<const int64_t*>(lu.pivots->ptr()), n, xt.data(), rhs_bytes, k,
                      batch, stream);
   }
+  int64_t flagged = 0;
   const int64_t bad = early ? early->wait()
                             : count_positive_info(static_cast<const int*>(lu.info->ptr()),
-                                                  batch, stream, diag);
+                                                  batch, stream, diag, nan_inputs.flags(),
+                                                  &flagged);
   if (bad > 0) throw LinAlgError("Singular matrix");
-  nan_inputs.fill(xt.data(), n * k);
+  nan_inputs.fill(xt.data(), n * k, early ? early->flagged() : flagged);
   return swap_last2(xt);
 }
 
