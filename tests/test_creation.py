@@ -274,6 +274,12 @@ ARANGE_CASES = [
     ((0, 1e6, 0.3), {}),
     ((3_000_000,), {}),
     ((1.0, 3e6, 1.0), {"dtype": "float32"}),
+    # Lengths that leave a tail after the 16-byte stores (16, 8, 4 and 2 elements a store).
+    ((0, 37), {"dtype": "int8"}),
+    ((-100, 1000, 7), {"dtype": "int16"}),
+    ((0, 1001), {"dtype": "float16"}),
+    ((5, 1000, 3), {"dtype": "uint64"}),
+    ((-2.5, 1e5 + 0.25, 0.75), {"dtype": "float64"}),
 ]
 
 
@@ -319,6 +325,9 @@ LINSPACE_CASES = [
     ((0, 1, 4), {"dtype": "bool"}),
     ((0, 1, 3_000_000), {}),
     ((-1, 1, 3_000_001), {"dtype": "float32"}),
+    ((0, 1, 1001), {"dtype": "float32"}),
+    ((0.5, -3, 1002), {"dtype": "float32", "endpoint": False}),
+    ((1e-300, 1.0000000001e-300, 1003), {"dtype": "float32"}),
     ((0, 1, -1), {}),
     (([0, 1], [2, 3], 4), {}),
     ((np.float32(1), [2, 3], 3), {}),

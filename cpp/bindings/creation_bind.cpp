@@ -495,16 +495,19 @@ void bind_creation(py::module_& m) {
     DeviceGuard guard(a.device());
     launch_arange(a.data(), a.size(), a.dtype, f.data(), s.data(), stream_for(a));
   });
+  // `in_float64`: computed in float64 (out float64, or float32 rounded from it), else in
+  // float32 (out float32).
   m.def("_linspace_fill", [](const PyArray& out, double start, double stop, double step,
                              double delta, double div, bool step_is_zero, bool endpoint,
-                             bool floor_values) {
+                             bool floor_values, bool in_float64) {
     const NDArray& a = out.a;
-    if (a.dtype != DType::Float32 && a.dtype != DType::Float64) {
+    if (a.dtype != DType::Float32 && !(a.dtype == DType::Float64 && in_float64)) {
       throw TypeError("_linspace_fill computes in float32 or float64");
     }
     DeviceGuard guard(a.device());
-    launch_linspace(a.data(), a.size(), a.dtype, start, stop, step, delta, div, step_is_zero,
-                    endpoint, floor_values, stream_for(a));
+    launch_linspace(a.data(), a.size(), a.dtype, in_float64 ? DType::Float64 : DType::Float32,
+                    start, stop, step, delta, div, step_is_zero, endpoint, floor_values,
+                    stream_for(a));
   });
 }
 

@@ -31,10 +31,11 @@ void launch_arange(char* out, int64_t n, DType type, const void* first, const vo
 
 // NumPy's linspace in float32 or float64 (compute_type): out[i] = i * step + start, or
 // (i / div) * delta + start when step underflows to 0; out[n-1] = stop when endpoint;
-// floored when the caller will cast to an integer dtype.
-void launch_linspace(char* out, int64_t n, DType compute_type, double start, double stop,
-                     double step, double delta, double div, bool step_is_zero, bool endpoint,
-                     bool floor_values, cudaStream_t stream);
+// floored when the caller will cast to an integer dtype. out_type: the compute type, or
+// float32 for float64 (NumPy's float64 values cast to float32, in the same pass).
+void launch_linspace(char* out, int64_t n, DType out_type, DType compute_type, double start,
+                     double stop, double step, double delta, double div, bool step_is_zero,
+                     bool endpoint, bool floor_values, cudaStream_t stream);
 
 // Reads up to kSmallReadbackBytes of device memory into `dst` through mapped pinned
 // memory (small_readback.cu), waiting for it in stream order.

@@ -1,5 +1,6 @@
 // arange and linspace, reproducing NumPy's arithmetic so that results match bit for bit.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -15,43 +16,39 @@ constexpr int kThreads = 256;
 // NumPy's @NAME@_fill: integers compute start + i * delta in npy_intp (or npy_ulonglong
 // for uint64), floats in their own type, float16 in float.
 template <class T>
-__global__ void arange_kernel(T* out, int64_t n, T first, T second) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    T v;
-    if (i == 0) {
-      v = first;
-    } else if (i == 1) {
-      v = second;
-    } else if constexpr (std::is_same_v<T, __half>) {
-      const float start = __half2float(first);
-      const float delta = __half2float(second) - start;
-      v = __float2half_rn(__fadd_rn(start, __fmul_rn(static_cast<float>(i), delta)));
-    } else if constexpr (std::is_same_v<T, float>) {
-      const float delta = __fsub_rn(second, first);
-      v = __fadd_rn(first, __fmul_rn(static_cast<float>(i), delta));
-    } else if constexpr (std::is_same_v<T, double>) {
-      const double delta = __dsub_rn(second, first);
-      v = __dadd_rn(first, __dmul_rn(static_cast<double>(i), delta));
-    } else if constexpr (std::is_same_v<T, uint64_t>) {
-      const uint64_t delta = second - first;
-      v = first + static_cast<uint64_t>(i) * delta;
-    } else {
-      const T delta = static_cast<T>(second - first);
-      v = static_cast<T>(static_cast<int64_t>(first) + i * static_cast<int64_t>(delta));
-    }
-    out[i] = v;
+__device__ __forceinline__ T arange_value(int64_t i, T first, T second) {
+  if (i == 0) return first;
+  if (i == 1) return second;
+  if constexpr (std::is_same_v<T, __half>) {
+    const float start = __half2float(first);
+    const float delta = __half2float(second) - start;
+    return __float2half_rn(__fadd_rn(start, __fmul_rn(static_cast<float>(i), delta)));
+  } else if constexpr (std::is_same_v<T, float>) {
+    const float delta = __fsub_rn(second, first);
+    return __fadd_rn(first, __fmul_rn(static_cast<float>(i), delta));
+  } else if constexpr (std::is_same_v<T, double>) {
+    const double delta = __dsub_rn(second, first);
+    return __dadd_rn(first, __dmul_rn(static_cast<double>(i), delta));
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    const uint64_t delta = second - first;
+    return first + static_cast<uint64_t>(i) * delta;
+  } else {
+    const T delta = static_cast<T>(second - first);
+    return static_cast<T>(static_cast<int64_t>(first) + i * static_cast<int64_t>(delta));
   }
 }
 
-template <class T>
-__global__ void linspace_kernel(T* out, int64_t n, T start, T stop, T step, T delta, T div,
-                                bool step_is_zero, bool endpoint, bool floor_values) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    const T fi = static_cast<T>(i);
-    T y;
-    if constexpr (std::is_same_v<T, float>) {
+// NumPy's linspace step in the compute type C: i * step + start, or (i / div) * delta +
+// start where step underflows to 0; stop last with endpoint; floored where the caller casts
+// to an integer dtype.
+template <class C>
+struct LinspaceRule {
+  C start, stop, step, delta, div;
+  bool step_is_zero, endpoint, floor_values;
+  __device__ __forceinline__ C operator()(int64_t i, int64_t n) const {
+    const C fi = static_cast<C>(i);
+    C y;
+    if constexpr (std::is_same_v<C, float>) {
       y = step_is_zero ? __fmul_rn(__fdiv_rn(fi, div), delta) : __fmul_rn(fi, step);
       y = __fadd_rn(y, start);
     } else {
@@ -60,9 +57,60 @@ __global__ void linspace_kernel(T* out, int64_t n, T start, T stop, T step, T de
     }
     if (endpoint && n > 1 && i == n - 1) y = stop;
     if (floor_values) y = floor(y);
-    out[i] = y;
+    return y;
+  }
+};
+
+// out[i] = O(value(i)) for i < n, 16 bytes a store: a thread writes kVec consecutive
+// elements at once (out 16-byte aligned), the last n % kVec one at a time. One element a
+// thread, arange and linspace wrote at a third to a half of the fill's bandwidth (H200:
+// arange float32 16M 58.4 us, int64 66.0, against 18.0 and 33.9 for fills of the bytes).
+template <class O, class Value>
+__global__ void sequence_kernel(O* out, int64_t n, Value value) {
+  constexpr int kVec = sizeof(O) >= 16 ? 1 : 16 / static_cast<int>(sizeof(O));
+  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const int64_t nvec = n / kVec;
+  for (int64_t v = tid; v < nvec; v += stride) {
+    union {
+      uint4 bits;
+      O elem[kVec];
+    } pack;
+#pragma unroll
+    for (int k = 0; k < kVec; ++k) pack.elem[k] = static_cast<O>(value(v * kVec + k, n));
+    reinterpret_cast<uint4*>(out)[v] = pack.bits;
+  }
+  for (int64_t i = nvec * kVec + tid; i < n; i += stride) out[i] = static_cast<O>(value(i, n));
+}
+
+// The same, one element a thread, for outputs that are not 16-byte aligned.
+template <class O, class Value>
+__global__ void sequence_unaligned_kernel(O* out, int64_t n, Value value) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = static_cast<O>(value(i, n));
+}
+
+template <class O, class Value>
+void launch_sequence(O* out, int64_t n, Value value, cudaStream_t stream) {
+  constexpr int64_t kVec = sizeof(O) >= 16 ? 1 : 16 / sizeof(O);
+  if (reinterpret_cast<uintptr_t>(out) % 16 == 0) {
+    sequence_kernel<O><<<grid_for((n + kVec - 1) / kVec, kThreads), kThreads, 0, stream>>>(
+        out, n, value);
+    check_launch("sequence_kernel");
+  } else {
+    sequence_unaligned_kernel<O><<<grid_for(n, kThreads), kThreads, 0, stream>>>(out, n, value);
+    check_launch("sequence_unaligned_kernel");
   }
 }
+
+template <class T>
+struct ArangeRule {
+  T first, second;
+  __device__ __forceinline__ T operator()(int64_t i, int64_t) const {
+    return arange_value(i, first, second);
+  }
+};
 
 }  // namespace
 
@@ -75,30 +123,34 @@ void launch_arange(char* out, int64_t n, DType type, const void* first, const vo
                   std::is_same_v<T, complex128_t>) {
       throw std::invalid_argument("launch_arange: unsupported dtype");
     } else {
-      T a, b;
-      std::memcpy(&a, first, sizeof(T));
-      std::memcpy(&b, second, sizeof(T));
-      arange_kernel<T><<<grid_for(n, kThreads), kThreads, 0, stream>>>(reinterpret_cast<T*>(out),
-                                                                        n, a, b);
-      check_launch("arange_kernel");
+      ArangeRule<T> rule;
+      std::memcpy(&rule.first, first, sizeof(T));
+      std::memcpy(&rule.second, second, sizeof(T));
+      launch_sequence(reinterpret_cast<T*>(out), n, rule, stream);
     }
   });
 }
 
-void launch_linspace(char* out, int64_t n, DType compute_type, double start, double stop,
-                     double step, double delta, double div, bool step_is_zero, bool endpoint,
-                     bool floor_values, cudaStream_t stream) {
+void launch_linspace(char* out, int64_t n, DType out_type, DType compute_type, double start,
+                     double stop, double step, double delta, double div, bool step_is_zero,
+                     bool endpoint, bool floor_values, cudaStream_t stream) {
   if (n == 0) return;
   if (compute_type == DType::Float32) {
-    linspace_kernel<float><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-        reinterpret_cast<float*>(out), n, float(start), float(stop), float(step), float(delta),
-        float(div), step_is_zero, endpoint, floor_values);
-  } else {
-    linspace_kernel<double><<<grid_for(n, kThreads), kThreads, 0, stream>>>(
-        reinterpret_cast<double*>(out), n, start, stop, step, delta, div, step_is_zero, endpoint,
-        floor_values);
+    if (out_type != DType::Float32)
+      throw std::invalid_argument("launch_linspace: float32 computes into float32");
+    const LinspaceRule<float> rule{float(start), float(stop), float(step), float(delta),
+                                   float(div),   step_is_zero, endpoint,   floor_values};
+    launch_sequence(reinterpret_cast<float*>(out), n, rule, stream);
+    return;
   }
-  check_launch("linspace_kernel");
+  const LinspaceRule<double> rule{start, stop, step, delta, div, step_is_zero, endpoint,
+                                  floor_values};
+  if (out_type == DType::Float32)  // NumPy's float64 result cast to float32, rounded once
+    launch_sequence(reinterpret_cast<float*>(out), n, rule, stream);
+  else if (out_type == DType::Float64)
+    launch_sequence(reinterpret_cast<double*>(out), n, rule, stream);
+  else
+    throw std::invalid_argument("launch_linspace: float32 or float64 output");
 }
 
 }  // namespace gpuarr

@@ -90,15 +90,17 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype: DTypeLike
     else:
         step = _np.nan
         step_is_zero = False
-    y = _core.empty((num,), dt)
+    # float64 values wanted as float32 are rounded as they are stored (one pass).
+    fill_dtype = out_dtype if (dt, out_dtype) == (_np.float64, _np.float32) else dt
+    y = _core.empty((num,), fill_dtype)
     _core._linspace_fill(
         y, float(start_a.astype(dt)), float(stop_a.astype(dt)),
         float(step) if div > 0 else 0.0, float(delta), float(max(div, 1)),
-        step_is_zero, bool(endpoint), out_dtype.kind in "iu")
+        step_is_zero, bool(endpoint), out_dtype.kind in "iu", dt == _np.float64)
     if div <= 0:
         # NumPy multiplies by delta here: 0 * delta + start (nan delta gives nan).
         y = _core.array(_np.linspace(start, stop, num, endpoint, False, dt))
-    if out_dtype != dt:
+    if out_dtype != y.dtype:
         y = y.astype(out_dtype)
     if retstep:
         return y, step
