@@ -204,6 +204,15 @@ def register_group(name, workloads, description="", default=True, summary=None):
     return GROUPS[name]
 
 
+def matching_workloads(groups, match):
+    """``groups`` with only the workloads whose name contains one of the comma-separated
+    texts of ``match``."""
+    texts = [t for t in match.split(",") if t.strip()]
+    return [dataclasses.replace(g, workloads=[w for w in g.workloads
+                                              if any(t in w.name for t in texts)])
+            for g in groups]
+
+
 _SKIP_MODULES = {"harness"}
 
 
@@ -896,6 +905,9 @@ def parse_args(argv=None):
         description="Times gpuarr, CuPy and PyTorch on the same workloads in one process.")
     p.add_argument("--only", metavar="GROUP[,GROUP]",
                    help="groups to run (default: every default group; --list shows them)")
+    p.add_argument("--match", metavar="TEXT[,TEXT]",
+                   help="run only the workloads of those groups whose name contains one of "
+                        "these texts (case-sensitive), e.g. 'add float64,isfinite'")
     p.add_argument("--libs", metavar="LIB[,LIB]", default=",".join(LIB_ORDER),
                    help="libraries to time (default: gpuarr,cupy,torch)")
     p.add_argument("--json", metavar="PATH",
@@ -945,6 +957,12 @@ def main(argv=None):
         groups = [GROUPS[n] for n in names]
     else:
         groups = [g for g in GROUPS.values() if g.default]
+    if args.match:
+        groups = matching_workloads(groups, args.match)
+        if not any(g.workloads for g in groups):
+            print(f"no workload of {', '.join(g.name for g in groups)} matches "
+                  f"{args.match!r}", file=sys.stderr)
+            return 2
     lib_order = tuple(n.strip() for n in args.libs.split(",") if n.strip())
     bad = [n for n in lib_order if n not in LOADERS]
     if bad:

@@ -57,6 +57,19 @@ def test_cli_lists_groups(capsys):
         assert group in out
 
 
+def test_match_keeps_the_workloads_named_by_any_text(capsys):
+    harness.load_group_modules()
+    group = harness.GROUPS["surface-creation"]
+    names = [w.name for w in group.workloads]
+    kept = harness.matching_workloads([group], "arange,linspace float64")
+    assert [w.name for w in kept[0].workloads] == [
+        n for n in names if "arange" in n or "linspace float64" in n]
+    assert kept[0].workloads and len(kept[0].workloads) < len(names)
+    assert group.workloads and len(group.workloads) == len(names)  # the registry is untouched
+    assert harness.main(["--only", "surface-creation", "--match", "no such row"]) == 2
+    assert "matches 'no such row'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("v, text", [(13000, "13.0"), (12060, "12.6"), (None, "?")])
 def test_cuda_version_text(v, text):
     assert f"CUDA runtime {text}" in harness.format_versions({"cuda_runtime": v, "versions": {}})
