@@ -65,6 +65,11 @@ Dims broadcast_strides(const Dims& shape, const Dims& strides, const Dims& targe
 // its shape. `strides` holds one stride vector per operand.
 void coalesce_dims(Dims& shape, std::vector<Dims>& strides);
 
+// Launches of rows at least this long walk each row with its inner strides after finding
+// the row's offsets once (elementwise Rows mode, strided copies, gathers of rows); shorter
+// innermost dims leave most of a row's threads idle and divide each index instead.
+constexpr int64_t kRowsMinInner = 128;
+
 // The widest word, at most `max_word` bytes, that moves a same-type copy (coalesced shape,
 // one stride vector per operand, each operand's base address in `addresses`) whose
 // innermost dim is contiguous in every operand: every address and every outer stride a

@@ -23,6 +23,10 @@ struct alignas(Align) VecOf {
   T v[V];
 };
 
+// Elements of T in one 16-byte access (one for wider T).
+template <class T>
+constexpr int kPer16Bytes = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));
+
 template <class T>
 struct TypeTag {
   using type = T;

@@ -86,6 +86,45 @@ struct EwArgs {
 };
 
 
+template <class Op, class C> struct ComputedAs;
+
+// Functions whose float64 code holds enough registers that a thread of the contiguous
+// kernel computes one element, not a 16-byte pair: two hold 56 registers for exp, and the
+// occupancy lost costs more than the second load in flight gains (exp float64 16M 79.9 us
+// an element a thread, 85.5 in pairs, on the H200; tools/probes/elementwise_width.cu, which
+// has the other loops of 8-byte operands, all faster in pairs).
+template <class Op> constexpr bool kOneFloat64AThread = false;
+#define GPUARR_ONE_FLOAT64_A_THREAD(OP) \
+  template <> constexpr bool kOneFloat64AThread<ufn::OP> = true;
+GPUARR_ONE_FLOAT64_A_THREAD(Exp)
+GPUARR_ONE_FLOAT64_A_THREAD(Exp2)
+GPUARR_ONE_FLOAT64_A_THREAD(Expm1)
+GPUARR_ONE_FLOAT64_A_THREAD(Log)
+GPUARR_ONE_FLOAT64_A_THREAD(Log2)
+GPUARR_ONE_FLOAT64_A_THREAD(Log10)
+GPUARR_ONE_FLOAT64_A_THREAD(Log1p)
+GPUARR_ONE_FLOAT64_A_THREAD(Sin)
+GPUARR_ONE_FLOAT64_A_THREAD(Cos)
+GPUARR_ONE_FLOAT64_A_THREAD(Tan)
+GPUARR_ONE_FLOAT64_A_THREAD(Arcsin)
+GPUARR_ONE_FLOAT64_A_THREAD(Arccos)
+GPUARR_ONE_FLOAT64_A_THREAD(Arctan)
+GPUARR_ONE_FLOAT64_A_THREAD(Sinh)
+GPUARR_ONE_FLOAT64_A_THREAD(Cosh)
+GPUARR_ONE_FLOAT64_A_THREAD(Tanh)
+GPUARR_ONE_FLOAT64_A_THREAD(Arcsinh)
+GPUARR_ONE_FLOAT64_A_THREAD(Arccosh)
+GPUARR_ONE_FLOAT64_A_THREAD(Arctanh)
+GPUARR_ONE_FLOAT64_A_THREAD(Cbrt)
+GPUARR_ONE_FLOAT64_A_THREAD(Power)
+#undef GPUARR_ONE_FLOAT64_A_THREAD
+// Whether Op computes in float64 one of those functions (C, the loop's compute type; a
+// converting loop's functor names its own).
+template <class Op, class C>
+constexpr bool kOneWideElement = kOneFloat64AThread<Op> && std::is_same_v<C, double>;
+template <class Op, class CC, class C>
+constexpr bool kOneWideElement<ComputedAs<Op, CC>, C> = kOneWideElement<Op, CC>;
+
 // One loop: Out op(In, In, ...) for NIN inputs of one storage type (InLast may differ
 // for the first input of `where`, whose condition is bool).
 template <class Op, class Out, int NIN, class In, class In0>
@@ -96,11 +135,11 @@ struct EwLoop {
       sizeof(Out) > sizeof(In) ? (sizeof(Out) > sizeof(In0) ? sizeof(Out) : sizeof(In0))
                                : (sizeof(In) > sizeof(In0) ? sizeof(In) : sizeof(In0));
   static constexpr int V = kMaxSize >= 16 ? 1 : 16 / kMaxSize;
-  // The contiguous kernel's elements a thread: a 16-byte vector of operands under 8 bytes,
-  // one element of wider ones (a warp still reads 256 contiguous bytes an access), so that
-  // a costly function holds one element's registers (exp of float64: 26 a thread, 97 us
-  // for 16M on the H100; CuPy 95).
-  static constexpr int kContiguousV = kMaxSize >= 8 ? 1 : V;
+  // The contiguous kernel's elements a thread: the 16-byte vector (a pair of 8-byte
+  // operands: isfinite of float64 16M 57.5 -> 44.5 us, add 101.4 -> 98.3 on the H200), but
+  // one element of the float64 functions that hold many registers (kOneWideElement; a warp
+  // still reads 256 contiguous bytes an access).
+  static constexpr int kContiguousV = kOneWideElement<Op, C> ? 1 : V;
 
   template <class Load> __device__ static Out apply(const Op& op, Load&& load) {
     if constexpr (NIN == 1) return from_compute<Out>(op(to_compute(load(0, In0{}))));

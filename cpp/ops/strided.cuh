@@ -196,11 +196,6 @@ __device__ __forceinline__ void move_tile_transposed(TransposeTile<W>& tile, int
   __syncthreads();
 }
 
-// Launches of rows at least this long walk each row with its inner strides after finding
-// the row's offsets once (elementwise Rows mode, strided copies, gathers of rows); shorter
-// innermost dims leave most of a row's threads idle and divide each index instead.
-constexpr int64_t kRowsMinInner = 128;
-
 // The grid of a launch that gives rows of `inner` elements to blockIdx.y (striding by
 // gridDim.y) and each row's elements to the x blocks' threads: a block a row where rows are
 // many, several where they are few and long (tile of 16 rows of 1M elements ran on 16

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/layout.hpp"
 #include "core/ufunc_info.hpp"
 
 namespace gpuarr {
@@ -31,6 +32,26 @@ inline bool contiguous_aligned_launch(const Dims& shape, const UfuncOperandView*
     if (i > 0 && o.is_scalar) continue;
     if (!shape.empty() && (*o.strides)[0] != sizes[i]) return false;
     if (reinterpret_cast<uintptr_t>(o.data) % 16 != 0) return false;
+  }
+  return true;
+}
+
+// Whether a launch over `shape` (coalesced) takes its loop's Rows mode in 16-byte vectors
+// (elementwise_kernel's row_loop): two or more dimensions, the innermost at least
+// kRowsMinInner long, along which every array operand either is broadcast (stride 0) or
+// steps by its element size with every row starting 16 bytes aligned (the address and every
+// outer stride a multiple of 16).
+inline bool vector_rows_launch(const Dims& shape, const UfuncOperandView* ops, int n,
+                               const int* sizes) {
+  if (shape.size() < 2 || shape.back() < kRowsMinInner) return false;
+  for (int i = 0; i < n; ++i) {
+    const UfuncOperandView& o = ops[i];
+    if (i > 0 && o.is_scalar) continue;
+    const Dims& st = *o.strides;
+    if (i > 0 && st.back() == 0) continue;
+    if (st.back() != sizes[i] || reinterpret_cast<uintptr_t>(o.data) % 16 != 0) return false;
+    for (size_t d = 0; d + 1 < st.size(); ++d)
+      if (st[d] % 16 != 0) return false;
   }
   return true;
 }
