@@ -195,7 +195,8 @@ def test_put_of_a_view(rng):
 def test_put_into_an_array_past_the_claim_scratch(rng, mode):
     """2^24 + 7 elements and 3000 indices (past put_claims_fit): unsorted indices are sorted
     before the scatter; sorted ones (mode raise) write each run's last value; repeated
-    targets keep NumPy's last write either way."""
+    targets keep NumPy's last write either way; an index out of range (mode raise) writes
+    nothing."""
     size = 2**24 + 7
     h = random_array(rng, (size,), "float32")
     d = gpuarr.asarray(h)
@@ -207,6 +208,17 @@ def test_put_into_an_array_past_the_claim_scratch(rng, mode):
         v = random_array(rng, (idx.size,), "float32")
         np.put(h, idx, v, mode=mode)
         gpuarr.put(d, gpuarr.asarray(idx), gpuarr.asarray(v), mode=mode)
+        assert_bits_equal(d.get(), h)
+    if mode == "raise":
+        # The unsorted route checks once, before anything is written.
+        bad = unsorted.copy()
+        bad[1234] = size + 5
+        v = random_array(rng, (bad.size,), "float32")
+        with pytest.raises(IndexError) as want:
+            np.put(h.copy(), bad, v)
+        with pytest.raises(IndexError) as got:
+            gpuarr.put(d, gpuarr.asarray(bad), gpuarr.asarray(v))
+        assert str(got.value) == str(want.value)
         assert_bits_equal(d.get(), h)
 
 

@@ -138,6 +138,30 @@ def test_narrow_pieces_in_one_pass(rng, dtype):
     assert_gpu_equal(buf, want)
 
 
+@pytest.mark.parametrize("dtype", DTYPES[::2] + [np.dtype("float32")], ids=str)
+def test_wide_pieces_with_contiguous_rows_in_one_pass(rng, dtype):
+    """Two or more pieces whose rows are contiguous (any width) are joined in one pass too:
+    along axis 1 of matrices (widths around the 16-byte vector and a block, one piece offset
+    by an element, an empty one), along axis 0 of 1-d and 3-d pieces, out= shifted off
+    alignment; a reversed piece goes one copy a piece."""
+    a = random_array(rng, (37, 301), dtype)
+    b = random_array(rng, (37, 1025), dtype)
+    c = random_array(rng, (37, 130), dtype)
+    da, db, dc = (gpuarr.asarray(x) for x in (a, b, c))
+    run_both("concatenate", ([a, b, c],), ([da, db, dc],), {"axis": 1})
+    run_both("concatenate", ([a[:, 1:], b, a[:, :0]],), ([da[:, 1:], db, da[:, :0]],),
+             {"axis": 1})
+    run_both("hstack", ([c, a],), ([dc, da],))
+    run_both("concatenate", ([a[3], b[5], c[0]],), ([da[3], db[5], dc[0]],))
+    run_both("vstack", ([a[:, :130], c],), ([da[:, :130], dc],))
+    t = [random_array(rng, (3, w, 70), dtype) for w in (2, 5)]
+    run_both("concatenate", (t,), ([gpuarr.asarray(x) for x in t],), {"axis": 1})
+    run_both("concatenate", ([a, b[:, ::-1]],), ([da, db[:, ::-1]],), {"axis": 1})
+    out = gpuarr.zeros(37 * (301 + 130) + 1, dtype)[1:].reshape(37, 431)
+    gpuarr.concatenate([da, dc], axis=1, out=out)
+    assert_gpu_equal(out, np.concatenate([a, c], axis=1))
+
+
 def test_stack_errors():
     run_both("stack", ([],), ([],))
     run_both("stack", ([np.zeros(2), np.zeros(3)],), ([gpuarr.zeros(2), gpuarr.zeros(3)],))

@@ -299,7 +299,8 @@ py::object take(py::handle self, py::handle indices, int64_t axis, const std::st
 
 // a[indices] = values along axis 0 of a 1-d view with take/put's modes (put's core);
 // `last_write`: NumPy's rule for repeated indices (indices 1-d, values of their length).
-// False where that rule needs the indices sorted first (scatter_last_write): nothing written.
+// False where that rule needs the indices sorted first (scatter_last_write): nothing written,
+// mode raise's bounds checked.
 bool put_flat(py::handle self, py::handle indices, py::handle values, const std::string& mode_s,
               bool last_write) {
   const NDArray& a = as_array(self).a;

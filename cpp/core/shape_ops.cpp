@@ -187,7 +187,7 @@ bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
   if (shape_size(out_shape) > INT32_MAX) return false;
   rows = 1;
   for (size_t d = 0; d < ax; ++d) rows *= out_shape[d];
-  bool narrow = false;
+  bool narrow = false, contiguous_rows = true;
   for (size_t p = 0; p < n; ++p) {
     int64_t prow, pwidth;
     ConcatRowsPiece piece{};
@@ -196,10 +196,12 @@ bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
       return false;
     piece.width = pwidth;
     narrow = narrow || (pwidth > 0 && pwidth * itemsize < 128);
+    contiguous_rows = contiguous_rows && (pwidth <= 1 || piece.col_stride == itemsize);
     pieces.push_back(piece);
   }
-  if (!narrow) pieces.clear();
-  return narrow;
+  const bool one_pass = narrow || (n >= 2 && contiguous_rows);
+  if (!one_pass) pieces.clear();
+  return one_pass;
 }
 
 PadMode pad_mode_from_name(const std::string& name) {

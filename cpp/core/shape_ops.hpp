@@ -52,8 +52,10 @@ constexpr int kMaxConcatRowsPieces = 8;
 // it: 1 to kMaxConcatRowsPieces pieces, one of them narrower than 128 bytes a row (one
 // copy a piece would write it in parts of lines: numpy.stack along a new last axis, where
 // two copies of 8M float32 ran at 40% of the copy bandwidth; one piece is a copy into
-// short contiguous rows, such as numpy.repeat's broadcasting copy), the result at most
-// INT32_MAX elements, and every piece's dims collapsing so. False otherwise.
+// short contiguous rows, such as numpy.repeat's broadcasting copy) or two or more whose
+// rows are contiguous (one launch, not one a piece: concatenate along axis 1 of two
+// 4096x2048 float32 47.4 -> 37.1 us on the H200, tools/probes/concat_wide.cu), the result
+// at most INT32_MAX elements, and every piece's dims collapsing so. False otherwise.
 bool concat_rows_layout(const Dims& out_shape, const std::vector<Dims>& shapes,
                         const std::vector<Dims>& strides, int64_t axis, int64_t itemsize,
                         int64_t& rows, std::vector<ConcatRowsPiece>& pieces);

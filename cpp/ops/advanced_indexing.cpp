@@ -326,7 +326,6 @@ bool scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray&
     throw std::logic_error("scatter_last_write: a 1-d array, index and value of one length");
   }
   const int64_t n = p.index.shape[0];
-  if (n > INT32_MAX) return false;
   if (n == 0) return true;
   DeviceGuard guard(a.device());
   const cudaStream_t stream = stream_for(a);
@@ -334,7 +333,7 @@ bool scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray&
   // each run of equal targets' last write wins without claiming.
   bool ascending = false;
   if (p.bounds_pending) check_pending_bounds(p, stream, &ascending);
-  if (!ascending && !put_claims_fit(a.shape[0], n)) return false;
+  if (n > INT32_MAX || (!ascending && !put_claims_fit(a.shape[0], n))) return false;
   NDArray winners;
   if (!ascending) {
     winners = empty_array({a.shape[0]}, DType::Int32, 'C');

@@ -75,7 +75,8 @@ void scatter_advanced(const NDArray& a, const PreparedIndex& p, const NDArray& v
 // Targets that never descend (found by mode raise's bounds check) write each run's last
 // value; others claim their targets in one int32 of scratch per element of `a`, where
 // put_claims_fit allows. Returns false, having written nothing, where neither applies (or
-// n >= 2^31): the caller then orders the writes itself (put's sort).
+// n >= 2^31): the caller then orders the writes itself (put's sort). Mode raise's check
+// has run either way: an index out of range has thrown.
 bool scatter_last_write(const NDArray& a, const PreparedIndex& p, const NDArray& value);
 
 // The (max(ndim, 1), count) int64 coordinates of the nonzero elements of `a` (rows are

@@ -89,34 +89,24 @@ struct EwArgs {
 template <class Op, class C> struct ComputedAs;
 
 // Functions whose float64 code holds enough registers that a thread of the contiguous
-// kernel computes one element, not a 16-byte pair: two hold 56 registers for exp, and the
-// occupancy lost costs more than the second load in flight gains (exp float64 16M 79.9 us
-// an element a thread, 85.5 in pairs, on the H200; tools/probes/elementwise_width.cu, which
-// has the other loops of 8-byte operands, all faster in pairs).
+// kernel computes one element, not a 16-byte pair: the occupancy lost costs more than the
+// second load in flight gains. Measured on the H200 (tools/probes/elementwise_width.cu, 16M
+// elements, us, one element / pair): exp 77.9 / 84.4 (26 / 56 registers), exp2 78.1 / 83.7,
+// arcsin 96.9 / 104.6, arctan 83.2 / 112.6, true_divide 100.3 / 105.6, floor_divide 200.0 /
+// 208.5, tan 86.8 / 87.6; every other loop of 8-byte operands probed ran faster in pairs
+// (log 86.7 / 74.4, sin 95.1 / 81.5, remainder of int64 136.4 / 102.3, isfinite 55.2 /
+// 42.5).
 template <class Op> constexpr bool kOneFloat64AThread = false;
 #define GPUARR_ONE_FLOAT64_A_THREAD(OP) \
   template <> constexpr bool kOneFloat64AThread<ufn::OP> = true;
 GPUARR_ONE_FLOAT64_A_THREAD(Exp)
 GPUARR_ONE_FLOAT64_A_THREAD(Exp2)
-GPUARR_ONE_FLOAT64_A_THREAD(Expm1)
-GPUARR_ONE_FLOAT64_A_THREAD(Log)
-GPUARR_ONE_FLOAT64_A_THREAD(Log2)
-GPUARR_ONE_FLOAT64_A_THREAD(Log10)
-GPUARR_ONE_FLOAT64_A_THREAD(Log1p)
-GPUARR_ONE_FLOAT64_A_THREAD(Sin)
-GPUARR_ONE_FLOAT64_A_THREAD(Cos)
 GPUARR_ONE_FLOAT64_A_THREAD(Tan)
 GPUARR_ONE_FLOAT64_A_THREAD(Arcsin)
-GPUARR_ONE_FLOAT64_A_THREAD(Arccos)
 GPUARR_ONE_FLOAT64_A_THREAD(Arctan)
-GPUARR_ONE_FLOAT64_A_THREAD(Sinh)
-GPUARR_ONE_FLOAT64_A_THREAD(Cosh)
-GPUARR_ONE_FLOAT64_A_THREAD(Tanh)
-GPUARR_ONE_FLOAT64_A_THREAD(Arcsinh)
-GPUARR_ONE_FLOAT64_A_THREAD(Arccosh)
-GPUARR_ONE_FLOAT64_A_THREAD(Arctanh)
-GPUARR_ONE_FLOAT64_A_THREAD(Cbrt)
-GPUARR_ONE_FLOAT64_A_THREAD(Power)
+GPUARR_ONE_FLOAT64_A_THREAD(TrueDivide)
+GPUARR_ONE_FLOAT64_A_THREAD(FloorDivide)
+GPUARR_ONE_FLOAT64_A_THREAD(DivmodQuotient)
 #undef GPUARR_ONE_FLOAT64_A_THREAD
 // Whether Op computes in float64 one of those functions (C, the loop's compute type; a
 // converting loop's functor names its own).
@@ -136,9 +126,8 @@ struct EwLoop {
                                : (sizeof(In) > sizeof(In0) ? sizeof(In) : sizeof(In0));
   static constexpr int V = kMaxSize >= 16 ? 1 : 16 / kMaxSize;
   // The contiguous kernel's elements a thread: the 16-byte vector (a pair of 8-byte
-  // operands: isfinite of float64 16M 57.5 -> 44.5 us, add 101.4 -> 98.3 on the H200), but
-  // one element of the float64 functions that hold many registers (kOneWideElement; a warp
-  // still reads 256 contiguous bytes an access).
+  // operands), but one element of the float64 functions that hold many registers
+  // (kOneWideElement; a warp still reads 256 contiguous bytes an access).
   static constexpr int kContiguousV = kOneWideElement<Op, C> ? 1 : V;
 
   template <class Load> __device__ static Out apply(const Op& op, Load&& load) {

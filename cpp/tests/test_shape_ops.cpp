@@ -121,13 +121,26 @@ TEST(ShapeOps, ConcatRowsLayout) {
   EXPECT_EQ(pieces[1].width, 6);
   EXPECT_EQ(pieces[1].row_stride, -48);
   EXPECT_EQ(pieces[1].col_stride, -8);
-  // Rows that do not collapse (a[:, ::2] of a 3-d array), pieces all 128 bytes or wider,
-  // too many pieces: one copy a piece instead.
+  // Rows that do not collapse (a[:, ::2] of a 3-d array), pieces all 128 bytes or wider
+  // with a row that is not contiguous, too many pieces: one copy a piece instead.
   EXPECT_FALSE(concat_rows_layout({4, 3, 2}, {{4, 3, 1}, {4, 3, 1}}, {{48, 8, 4}, {12, 4, 4}},
                                   2, 4, rows, pieces));
-  EXPECT_FALSE(concat_rows_layout({8, 64}, {{8, 32}, {8, 32}}, {{128, 4}, {128, 4}}, 1, 4,
+  EXPECT_FALSE(concat_rows_layout({8, 64}, {{8, 32}, {8, 32}}, {{128, 4}, {256, 8}}, 1, 4,
                                   rows, pieces));
   EXPECT_TRUE(pieces.empty());
+  EXPECT_FALSE(concat_rows_layout({8, 64}, {{8, 32}, {8, 32}}, {{128, 4}, {128, -4}}, 1, 4,
+                                  rows, pieces));
+  // Wide pieces with contiguous rows: one pass too (one launch, not one a piece).
+  ASSERT_TRUE(concat_rows_layout({8, 64}, {{8, 32}, {8, 32}}, {{128, 4}, {128, 4}}, 1, 4,
+                                 rows, pieces));
+  EXPECT_EQ(rows, 8);
+  EXPECT_EQ(pieces[1].width, 32);
+  EXPECT_EQ(pieces[1].col_stride, 4);
+  ASSERT_TRUE(concat_rows_layout({3000}, {{1000}, {2000}}, {{4}, {4}}, 0, 4, rows, pieces));
+  EXPECT_EQ(rows, 1);
+  EXPECT_EQ(pieces[0].width, 1000);
+  // One wide piece is a copy, not a join.
+  EXPECT_FALSE(concat_rows_layout({8, 64}, {{8, 64}}, {{256, 4}}, 1, 4, rows, pieces));
   EXPECT_TRUE(concat_rows_layout({8, 63}, {{8, 32}, {8, 31}}, {{128, 4}, {124, 4}}, 1, 4,
                                  rows, pieces));
   // An empty piece among them (width 0).

@@ -103,15 +103,15 @@ def _clipmode(mode):
 def _last_writes(ind, v, size, mode):
     """put's values such that every write to one element carries the value NumPy's
     sequential loop leaves there (the last one), so that the device's unordered scatter
-    gives NumPy's result with repeated indices; the indices keep their order (and mode
-    'raise' its bounds check and message). For arrays too large for the claiming scatter
-    (``_put_flat`` says so)."""
+    gives NumPy's result with repeated indices; the indices keep their order. For arrays
+    too large for the claiming scatter (``_put_flat`` says so, having checked the indices'
+    bounds in mode 'raise')."""
     ind = _core.asarray(ind).astype(_np.int64)
     if mode == "wrap":
         target = _ufuncs.remainder(ind, size)
     elif mode == "clip":
         target = _ufuncs.minimum(_ufuncs.maximum(ind, 0), size - 1)
-    else:  # out-of-range indices are refused later, whatever their target here
+    else:  # mode 'raise': in range (checked), negative ones counted from the end
         target = _core._where3(_ufuncs.less(ind, 0), _ufuncs.add(ind, size), ind)
     order = _core._argsort(target, 0)  # stable: equal targets keep ind's order
     sorted_target = target[order]
@@ -139,9 +139,10 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode="raise"):
     last_write = n > 1 and v.shape[0] > 1  # one value: every write to an element is the same
     flat = a if a.flags.c_contiguous else a.copy(order="C")
     if not _core._put_flat(_ravel(flat), ind, v, mode, last_write):
-        # Unsorted indices into an array too large for the device's claim scratch.
+        # Unsorted indices into an array too large for the device's claim scratch, already
+        # checked in mode 'raise': 'wrap' maps them as 'raise' does, without a second check.
         ind, v = _last_writes(ind, v, a.size, mode)
-        _core._put_flat(_ravel(flat), ind, v, mode, False)
+        _core._put_flat(_ravel(flat), ind, v, "wrap" if mode == "raise" else mode, False)
     if flat is not a:
         a[...] = flat
     return None

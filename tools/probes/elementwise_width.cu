@@ -106,6 +106,24 @@ int main() {
   row<ComputedAs<ufn::TrueDivide, double>, double, 2, int32_t, int32_t>("true_divide int32",
                                                                         n, out, xi, yi);
   row<ComputedAs<ufn::Exp, double>, double, 1, int32_t, int32_t>("exp int32", n, out, xi, yi);
+  row<ufn::Log2, double, 1, double, double>("log2 float64", n, out, xp, y);
+  row<ufn::Log1p, double, 1, double, double>("log1p float64", n, out, xp, y);
+  row<ufn::Tan, double, 1, double, double>("tan float64", n, out, x, y);
+  row<ufn::Cosh, double, 1, double, double>("cosh float64", n, out, x, y);
+  row<ufn::Arccos, double, 1, double, double>("arccos float64", n, out, x, y);
+  row<ufn::Arcsinh, double, 1, double, double>("arcsinh float64", n, out, x, y);
+  row<ufn::Arccosh, double, 1, double, double>("arccosh float64", n, out, xp, y);
+  row<ufn::Arctanh, double, 1, double, double>("arctanh float64", n, out, x, y);
+  row<ufn::Reciprocal, double, 1, double, double>("reciprocal float64", n, out, xp, y);
+  row<ufn::FloorDivide, double, 2, double, double>("floor_divide float64", n, out, x, xp);
+  row<ufn::Remainder, double, 2, double, double>("remainder float64", n, out, x, xp);
+  row<ufn::Fmod, double, 2, double, double>("fmod float64", n, out, x, xp);
+  row<ufn::Logaddexp, double, 2, double, double>("logaddexp float64", n, out, x, y);
+  row<ufn::Maximum, double, 2, double, double>("maximum float64", n, out, x, y);
+  row<ufn::Square, double, 1, double, double>("square float64", n, out, x, y);
+  row<ComputedAs<ufn::TrueDivide, double>, double, 2, int64_t, int64_t>("true_divide int64",
+                                                                        n, out, xi, yi);
+  row<ComputedAs<ufn::Sqrt, double>, double, 1, int32_t, int32_t>("sqrt int32", n, out, xi, yi);
   row<ufn::Sqrt, complex64_t, 1, complex64_t, complex64_t>("sqrt complex64", n, out, xc, xc);
   row<ufn::Log, complex64_t, 1, complex64_t, complex64_t>("log complex64", n, out, xc, xc);
   const float copy = 1000 * timed([&] { CK(cudaMemcpyAsync(out, x, n * 4, cudaMemcpyDeviceToDevice, st)); }, 21);
