@@ -1,6 +1,6 @@
 // What the probes share: a status check that stops the probe, the median GPU time of a
-// callable on the probe's stream `st` (one untimed call first), and its mean time in a
-// queue of calls.
+// callable on the probe's stream `st` (one untimed call first), its mean time in a queue of
+// calls, and a hash of an element's index for reproducible inputs.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -10,6 +10,13 @@
 #include <cuda_runtime.h>
 #define CK(x) do { auto s_ = (x); if ((int)s_ != 0) { printf("fail %s: %d\n", #x, (int)s_); exit(1);} } while (0)
 inline cudaStream_t st;
+
+// A hash of an element's index, the same on the host and the device (inputs the probe can
+// also compute its expected results from).
+__host__ __device__ inline uint32_t index_hash(int64_t i) {
+  const uint32_t h = uint32_t(i) * 2654435761u;
+  return h ^ (h >> 13);
+}
 inline float timed(std::function<void()> f, int reps) {
   cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
   f(); cudaStreamSynchronize(st);

@@ -26,9 +26,7 @@ template <class T>
 __global__ void fill_kernel(T* p, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x) {
-    uint32_t h = uint32_t(i) * 2654435761u;
-    h ^= h >> 13;
-    p[i] = T(h % 2000000) / T(1e6) - T(1);
+    p[i] = T(index_hash(i) % 2000000) / T(1e6) - T(1);
   }
 }
 

@@ -22,9 +22,7 @@ template <class T>
 __global__ void fill_kernel(T* p, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x) {
-    uint32_t h = uint32_t(i) * 2654435761u;
-    h ^= h >> 13;
-    p[i] = T(h % 2000) - T(1000);
+    p[i] = T(index_hash(i) % 2000) - T(1000);
   }
 }
 
@@ -149,9 +147,7 @@ int main() {
   std::vector<int64_t> h(n);
   int64_t sum = 0, mx = -1000;
   for (int64_t i = 0; i < n; ++i) {
-    uint32_t v = uint32_t(i) * 2654435761u;
-    v ^= v >> 13;
-    h[i] = int64_t(v % 2000) - 1000;
+    h[i] = int64_t(index_hash(i) % 2000) - 1000;
     sum += h[i];
     mx = std::max(mx, h[i]);
   }
