@@ -72,13 +72,16 @@ PadMode pad_mode_from_name(const std::string& name);
 
 // The source index along a dim of `n` (> 0) elements for index `i` outside [0, n), as
 // numpy.pad's mode gives it for any pad width (reflections repeat with period 2(n - 1)
-// and 2n; a dim of one element reflects onto it).
-GPUARR_HD int64_t pad_source_index(PadMode mode, int64_t i, int64_t n) {
+// and 2n; a dim of one element reflects onto it). I is int64_t, or int32_t where 2n and
+// |i| + 2n fit (the pad kernel: its 64-bit remainders cost reflect by 3 of 4096^2 float32
+// 46.7 us against 43.5 in 32 bits on the H200, tools/probes/pad_modes.cu).
+template <class I>
+GPUARR_HD I pad_source_index(PadMode mode, I i, I n) {
   if (mode == PadMode::Edge) return i < 0 ? 0 : n - 1;
-  const int64_t period =
+  const I period =
       mode == PadMode::Wrap ? n : (mode == PadMode::Symmetric ? 2 * n : 2 * (n - 1));
   if (period == 0) return 0;
-  int64_t r = i % period;
+  I r = i % period;
   if (r < 0) r += period;
   if (r < n) return r;
   return mode == PadMode::Symmetric ? period - 1 - r : period - r;

@@ -240,6 +240,18 @@ TEST(ShapeOps, PadSourceIndex) {
   EXPECT_EQ(indices(PadMode::Symmetric, 2),
             (Dims{1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0}));
   EXPECT_EQ(indices(PadMode::Reflect, 1), Dims(15, 0));
+  // The 32-bit form (the pad kernel's where 2n fits) agrees, up to its range's ends.
+  const int32_t big = INT32_MAX / 2;
+  for (PadMode mode : {PadMode::Edge, PadMode::Reflect, PadMode::Symmetric, PadMode::Wrap})
+    for (int32_t n : {1, 2, 3, 7, 1000, big})
+      for (int64_t i : std::initializer_list<int64_t>{
+               -7, -1, n, int64_t(n) + 6, -int64_t(n) - 5, 3 * int64_t(n), -int64_t(INT32_MAX),
+               INT32_MAX}) {
+        if (i < -int64_t(INT32_MAX) || i > INT32_MAX) continue;  // the kernel's indices fit
+        EXPECT_EQ(pad_source_index<int32_t>(mode, int32_t(i), n),
+                  pad_source_index<int64_t>(mode, i, n))
+            << int(mode) << " " << n << " " << i;
+      }
 }
 
 TEST(ShapeOps, ArraySplitBounds) {
