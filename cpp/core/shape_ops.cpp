@@ -242,6 +242,9 @@ bool pad_layout(const Dims& shape, const Dims& strides,
     layout.strides.push_back(strides[d]);
   }
   if (layout.shape.empty()) layout = PadLayout{{1}, {0}, {1}, {0}};
+  if (mode != PadMode::Constant)
+    for (int64_t e : layout.extent)
+      if (e > INT32_MAX / 2) return false;  // the kernel's source index is 32-bit
   return layout.shape.size() <= size_t(kMaxPadDims);
 }
 

@@ -73,8 +73,8 @@ PadMode pad_mode_from_name(const std::string& name);
 // The source index along a dim of `n` (> 0) elements for index `i` outside [0, n), as
 // numpy.pad's mode gives it for any pad width (reflections repeat with period 2(n - 1)
 // and 2n; a dim of one element reflects onto it). I is int64_t, or int32_t where 2n and
-// |i| + 2n fit (the pad kernel: its 64-bit remainders cost reflect by 3 of 4096^2 float32
-// 46.7 us against 43.5 in 32 bits on the H200, tools/probes/pad_modes.cu).
+// |i| fit (the pad kernel: its 64-bit remainders cost reflect by 3 of 4096^2 float32 46.7
+// us against 43.5 in 32 bits on the H200, tools/probes/pad_modes.cu).
 template <class I>
 GPUARR_HD I pad_source_index(PadMode mode, I i, I n) {
   if (mode == PadMode::Edge) return i < 0 ? 0 : n - 1;
@@ -100,7 +100,8 @@ constexpr int kMaxPadDims = 8;
 
 // The layout of padding a source of `shape` and byte `strides` by `pads` (before, after
 // per dim, non-negative) in `mode`: false when the result holds more than INT32_MAX
-// elements or more than kMaxPadDims dims remain.
+// elements, more than kMaxPadDims dims remain, or (modes other than `Constant`) a source
+// dim holds more than INT32_MAX / 2 elements (the kernel finds source indices in 32 bits).
 bool pad_layout(const Dims& shape, const Dims& strides,
                 const std::vector<std::pair<int64_t, int64_t>>& pads, PadMode mode,
                 PadLayout& layout);

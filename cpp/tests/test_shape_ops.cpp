@@ -209,6 +209,12 @@ TEST(ShapeOps, PadLayout) {
   PadLayout l;
   EXPECT_FALSE(pad_layout({65536, 32768}, {131072, 4}, Pads{{0, 0}, {1, 0}}, c, l));
   EXPECT_FALSE(pad_layout(Dims(9, 2), Dims(9, 4), Pads(9, {1, 0}), c, l));
+  // A source dim past INT32_MAX / 2 in an index mode (its 32-bit source index); a constant
+  // pad reads no index.
+  const int64_t half = INT32_MAX / 2 + 1;
+  EXPECT_FALSE(pad_layout({half}, {1}, Pads{{1, 1}}, PadMode::Reflect, l));
+  EXPECT_TRUE(pad_layout({half - 1}, {1}, Pads{{1, 1}}, PadMode::Reflect, l));
+  EXPECT_TRUE(pad_layout({half}, {1}, Pads{{1, 1}}, c, l));
 }
 
 TEST(ShapeOps, PadModeFromName) {
