@@ -292,6 +292,23 @@ def test_arange(args, kwargs):
     assert_same_result(got, expected)
 
 
+@gpu_test
+def test_arange_past_int32_elements():
+    """2^31 + 21 int8 elements (2 GiB): launches of 2^31 elements or more index in 64 bits,
+    shorter ones in 32. Values wrap as NumPy's int8 arange does."""
+    n = 2**31 + 21
+    if gpuarr.cuda.runtime.memGetInfo()[0] < 3 * 2**30:
+        pytest.skip("needs 3 GiB of free GPU memory")
+    a = gpuarr.arange(n, dtype=np.int8)
+    positions = np.array([0, 1, 255, 256, 2**31 - 1, 2**31, 2**31 + 16, n - 1])
+    want = np.arange(n - 300, n, dtype=np.int64)  # i as int8 is i mod 256, wrapped
+    got = a[gpuarr.asarray(positions)].get()
+    assert got.dtype == np.int8
+    np.testing.assert_array_equal(got, positions.astype(np.int8))
+    np.testing.assert_array_equal(a[n - 300:].get(), want.astype(np.int8))
+    del a
+
+
 # --- linspace -----------------------------------------------------------------------------
 
 LINSPACE_CASES = [

@@ -14,9 +14,12 @@ namespace {
 constexpr int kThreads = 256;
 
 // NumPy's @NAME@_fill: integers compute start + i * delta in npy_intp (or npy_ulonglong
-// for uint64), floats in their own type, float16 in float.
-template <class T>
-__device__ __forceinline__ T arange_value(int64_t i, T first, T second) {
+// for uint64), floats in their own type, float16 in float. I, the index's type: uint32_t
+// for launches under 2^31 elements (an integer converts to float the same from either
+// width, and the float32 kernel held 32 registers converting int64s, 19 with uint32s),
+// else int64_t.
+template <class T, class I>
+__device__ __forceinline__ T arange_value(I i, T first, T second) {
   if (i == 0) return first;
   if (i == 1) return second;
   if constexpr (std::is_same_v<T, __half>) {
@@ -34,7 +37,8 @@ __device__ __forceinline__ T arange_value(int64_t i, T first, T second) {
     return first + static_cast<uint64_t>(i) * delta;
   } else {
     const T delta = static_cast<T>(second - first);
-    return static_cast<T>(static_cast<int64_t>(first) + i * static_cast<int64_t>(delta));
+    return static_cast<T>(static_cast<int64_t>(first) +
+                          static_cast<int64_t>(i) * static_cast<int64_t>(delta));
   }
 }
 
@@ -45,7 +49,8 @@ template <class C>
 struct LinspaceRule {
   C start, stop, step, delta, div;
   bool step_is_zero, endpoint, floor_values;
-  __device__ __forceinline__ C operator()(int64_t i, int64_t n) const {
+  template <class I>
+  __device__ __forceinline__ C operator()(I i, I n) const {
     const C fi = static_cast<C>(i);
     C y;
     if constexpr (std::is_same_v<C, float>) {
@@ -65,48 +70,57 @@ struct LinspaceRule {
 // elements at once (out 16-byte aligned), the last n % kVec one at a time. One element a
 // thread, arange and linspace wrote at a third to a half of the fill's bandwidth (H200:
 // arange float32 16M 58.4 us, int64 66.0, against 18.0 and 33.9 for fills of the bytes).
-template <class O, class Value>
-__global__ void sequence_kernel(O* out, int64_t n, Value value) {
+// I: the index type (arange_value); a grid of at most 2^28 threads keeps uint32_t indices
+// below 2^32 under 2^31 elements.
+template <class O, class I, class Value>
+__global__ void sequence_kernel(O* out, I n, Value value) {
   constexpr int kVec = kPer16Bytes<O>;
-  const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
-  const int64_t nvec = n / kVec;
-  for (int64_t v = tid; v < nvec; v += stride) {
+  const I tid = blockIdx.x * I(blockDim.x) + threadIdx.x;
+  const I stride = I(gridDim.x) * blockDim.x;
+  const I nvec = n / kVec;
+  for (I v = tid; v < nvec; v += stride) {
     union {
       uint4 bits;
       O elem[kVec];
     } pack;
 #pragma unroll
-    for (int k = 0; k < kVec; ++k) pack.elem[k] = static_cast<O>(value(v * kVec + k, n));
+    for (int k = 0; k < kVec; ++k) pack.elem[k] = static_cast<O>(value(I(v * kVec + k), n));
     reinterpret_cast<uint4*>(out)[v] = pack.bits;
   }
-  for (int64_t i = nvec * kVec + tid; i < n; i += stride) out[i] = static_cast<O>(value(i, n));
+  for (I i = nvec * kVec + tid; i < n; i += stride) out[i] = static_cast<O>(value(i, n));
 }
 
 // The same, one element a thread, for outputs that are not 16-byte aligned.
-template <class O, class Value>
-__global__ void sequence_unaligned_kernel(O* out, int64_t n, Value value) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x)
+template <class O, class I, class Value>
+__global__ void sequence_unaligned_kernel(O* out, I n, Value value) {
+  for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < n; i += I(gridDim.x) * blockDim.x)
     out[i] = static_cast<O>(value(i, n));
+}
+
+template <class O, class I, class Value>
+void launch_sequence_indexed(O* out, I n, Value value, cudaStream_t stream) {
+  if (reinterpret_cast<uintptr_t>(out) % 16 == 0) {
+    const dim3 grid = grid_for((int64_t(n) + kPer16Bytes<O> - 1) / kPer16Bytes<O>, kThreads);
+    sequence_kernel<O, I><<<grid, kThreads, 0, stream>>>(out, n, value);
+    check_launch("sequence_kernel");
+  } else {
+    sequence_unaligned_kernel<O, I><<<grid_for(n, kThreads), kThreads, 0, stream>>>(out, n,
+                                                                                     value);
+    check_launch("sequence_unaligned_kernel");
+  }
 }
 
 template <class O, class Value>
 void launch_sequence(O* out, int64_t n, Value value, cudaStream_t stream) {
-  if (reinterpret_cast<uintptr_t>(out) % 16 == 0) {
-    sequence_kernel<O><<<grid_for((n + kPer16Bytes<O> - 1) / kPer16Bytes<O>, kThreads), kThreads, 0, stream>>>(
-        out, n, value);
-    check_launch("sequence_kernel");
-  } else {
-    sequence_unaligned_kernel<O><<<grid_for(n, kThreads), kThreads, 0, stream>>>(out, n, value);
-    check_launch("sequence_unaligned_kernel");
-  }
+  if (n <= INT32_MAX) launch_sequence_indexed(out, static_cast<uint32_t>(n), value, stream);
+  else launch_sequence_indexed(out, n, value, stream);
 }
 
 template <class T>
 struct ArangeRule {
   T first, second;
-  __device__ __forceinline__ T operator()(int64_t i, int64_t) const {
+  template <class I>
+  __device__ __forceinline__ T operator()(I i, I) const {
     return arange_value(i, first, second);
   }
 };
