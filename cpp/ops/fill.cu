@@ -1,6 +1,7 @@
 // Fill and same-dtype copy are dtype-agnostic: they move `itemsize`-byte words.
 #include <cstring>
 
+#include "ops/device_types.cuh"
 #include "ops/kernels.hpp"
 #include "ops/strided.cuh"
 #include "runtime/device.hpp"
@@ -14,7 +15,7 @@ template <class W>
 __global__ void fill_contiguous_kernel(W* out, int64_t n, W value, uint4 pattern, int64_t head) {
   const int64_t tid = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
-  constexpr int64_t per_vec = 16 / sizeof(W);
+  constexpr int64_t per_vec = kPer16Bytes<W>;
   if (tid < head) out[tid] = value;
   const int64_t nvec = (n - head) / per_vec;
   uint4* vout = reinterpret_cast<uint4*>(out + head);

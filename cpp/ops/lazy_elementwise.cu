@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/array_ops.hpp"
+#include "ops/device_types.cuh"
 #include "gpuarr/ufunc_math.cuh"
 #include "ops/strided.cuh"
 #include "runtime/config.hpp"
@@ -173,7 +174,7 @@ __device__ __forceinline__ void outer_coords(const KernelArgs<T>& a, int64_t row
 // vector when every operand allows it.
 template <class T, bool kVec>
 __global__ void lazy_elementwise_kernel(const KernelArgs<T> a) {
-  constexpr int V = 16 / sizeof(T);
+  constexpr int V = kPer16Bytes<T>;
   const int64_t items = (a.inner + V - 1) / V;
   const int64_t item = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (item >= items) return;
@@ -450,7 +451,7 @@ class LazyElementwise final : public DeferredWork {
       check_launch("lazy_tiled_kernel");
       return;
     }
-    constexpr int V = 16 / sizeof(T);
+    constexpr int V = kPer16Bytes<T>;
     const int64_t items = (a.inner + V - 1) / V;
     const unsigned threads = 256;
     const dim3 grid(static_cast<unsigned>((items + threads - 1) / threads),
