@@ -4,6 +4,7 @@
 // memory). A reduced range split into chunks leaves partial accumulators that a second
 // launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
 #pragma once
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cuda/std/complex>
 
@@ -375,6 +376,21 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
       else reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
     }
     __syncthreads();
+  }
+  if constexpr (!Partial) {
+    if (a.combine_partials_in_grid) {
+      // The partials pass of run_reduction_kernels, in this launch.
+      cooperative_groups::this_grid().sync();
+      if (c != 0) return;
+      for (int64_t o = blockIdx.x; o < a.n_out; o += gridDim.x) {
+        const Acc acc = accumulate_contiguous<Op, Acc, true>(op0, partial + o * a.chunks, 0,
+                                                             a.chunks, threadIdx.x,
+                                                             kReduceThreads, 0);
+        const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op0});
+        if (threadIdx.x == 0) reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+        __syncthreads();
+      }
+    }
   }
 }
 

@@ -79,9 +79,21 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
   // Outputs a block: each warp takes 32 / lanes_per_output of them.
   const int64_t per_block =
       a.lanes_per_output > 0 ? kReduceWarps * (32 / a.lanes_per_output) : 1;
+  const dim3 inner_grid(inner_blocks((p.n_out + per_block - 1) / per_block), gy);
+  if (inner && a.chunks > 1) {
+    // One cooperative launch where the device holds the grid at once (the planner's chunks
+    // are one wave): the partials pass's launch cost ~1.5 us of a 16M float32 sum's 22.4 on
+    // the H200 (tools/probes/reduce_one_pass.cu).
+    a.combine_partials_in_grid = true;
+    void* params[] = {&a, &out, &partial};
+    if (launch_cooperative_with_cached_handle(k.kernel[ReduceKernels::kInner],
+                                              k.handles[ReduceKernels::kInner], inner_grid,
+                                              kReduceThreads, 0, stream, params))
+      return;
+    a.combine_partials_in_grid = false;
+  }
   if (inner)
-    launch(k, ReduceKernels::kInner, dim3(inner_blocks((p.n_out + per_block - 1) / per_block), gy),
-           stream, a, out, partial, "reduce_kernel");
+    launch(k, ReduceKernels::kInner, inner_grid, stream, a, out, partial, "reduce_kernel");
   else
     launch(k, ReduceKernels::kOuter, dim3(outer_blocks(p.n_out), gy), stream, a, out, partial,
            "reduce_kernel");

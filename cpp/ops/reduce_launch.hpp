@@ -30,6 +30,9 @@ struct ReduceArgs {
   // The Inner kernel gives each output this many lanes of a warp instead of a block
   // (ReductionPlan::lane_group_per_output, reduce_lanes_per_output); 0: a block an output.
   int lanes_per_output;
+  // The Inner kernel's chunks, launched cooperatively, synchronise the grid and blocks of
+  // chunk 0 reduce their outputs' partials: the partials pass without a second launch.
+  bool combine_partials_in_grid;
 };
 
 // One reduction's kernels, each (ReduceArgs, char* out, Acc* partial): Inner and Outer over

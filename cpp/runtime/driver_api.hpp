@@ -12,6 +12,8 @@ struct DriverApi {
   Result (*module_get_function)(void**, void*, const char*) = nullptr;
   Result (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                           unsigned, cudaStream_t, void**, void**) = nullptr;
+  Result (*launch_cooperative_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                      unsigned, unsigned, cudaStream_t, void**) = nullptr;
   Result (*func_get_param_info)(void*, size_t, size_t*, size_t*) = nullptr;  // may be null
   Result (*func_set_attribute)(void*, int, int) = nullptr;
   Result (*get_error_name)(Result, const char**) = nullptr;

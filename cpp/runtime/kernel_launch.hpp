@@ -21,6 +21,14 @@ void launch_with_cached_handle(const void* kernel, std::atomic<void*>* handles, 
                                dim3 block, size_t shared_mem, cudaStream_t stream,
                                void** args);
 
+// The same as a cooperative launch (every block resident at once, so that the kernel may
+// synchronise its whole grid): false, with nothing launched and no error left pending, when
+// the device cannot hold the grid at once (another context's or MPS's share of the SMs, say)
+// or cannot launch cooperatively at all.
+bool launch_cooperative_with_cached_handle(const void* kernel, std::atomic<void*>* handles,
+                                           dim3 grid, dim3 block, size_t shared_mem,
+                                           cudaStream_t stream, void** args);
+
 namespace detail {
 template <auto Kernel, class... Params, class... Args>
 void launch_kernel_as(void (*)(Params...), dim3 grid, dim3 block, size_t shared_mem,

@@ -1,14 +1,20 @@
 // Whole-array reductions of 16M elements (sum of float32, sum of int32 into int64, max of
-// float32): the library's two launches (`reduce_inner_kernel` over one wave of chunks, 4
-// blocks an SM, then its partials pass) against one launch in which the last block to
-// finish combines the partials (a ticket taken after each block's partial is stored), and
-// cub::DeviceReduce. Median GPU time of one call, and mean time of 200 calls back to back
-// (the surface sweep's shape, where the second launch's start shows), beside the copy of
-// 64 MiB. Each form's result is checked against the host's. The question: is the partials launch what keeps sum float32 16M at 76% of the
-// copy bandwidth (23.1 us in the sweep, the copy of the same bytes' 128 MiB 35.2)?
+// float32): two launches (`reduce_inner_kernel` over one wave of chunks, 4 blocks an SM,
+// then a launch over their partials) against one launch in which the last block to finish
+// combines the partials (a ticket taken after each block's partial is stored, reset by that
+// block), the same with the ticket zeroed by a memset before each launch (a ticket that
+// needs no state kept between calls), one cooperative launch whose grid barrier precedes
+// block 0's combine (the driver's barrier: nothing to reset, no ticket shared between
+// streams), and cub::DeviceReduce. Median GPU time of one call, and mean time of 200 calls
+// back to back (the surface sweep's shape), beside the copy of 64 MiB. Each form's result
+// is checked against the host's. H200, us back to back (sum float32 / sum int32 / max
+// float32): two launches 22.4 / 23.0 / 24.4, ticket 21.1 / 21.3 / 23.0, memset + ticket
+// 21.9 / 22.1 / 23.6, grid barrier 21.1 / 21.5 / 23.0, CUB 21.2 / 21.6 / 25.5; the copy
+// 34.7. The library now takes the cooperative form (ops/reduce_launch.cpp).
 // Build and run on the GPU machine, from the repository root:
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/reduce_one_pass.cu -o /tmp/reduce_one_pass && /tmp/reduce_one_pass
+#include <cooperative_groups.h>
 #include <cub/device/device_reduce.cuh>
 
 #include <vector>
@@ -60,6 +66,31 @@ one_pass_kernel(const In* in, int64_t n, int64_t chunk_len, typename Op::Acc* pa
   }
 }
 
+// One cooperative launch: every block stores its partial, the grid synchronises (the
+// driver's barrier, nothing to reset), block 0 reduces the partials.
+template <class Op, class In, class Out>
+__global__ void __launch_bounds__(kReduceThreads, kReduceInnerBlocksPerSm)
+grid_sync_kernel(const In* in, int64_t n, int64_t chunk_len, typename Op::Acc* partial,
+                 Out* out) {
+  using Acc = typename Op::Acc;
+  using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  const Op op{};
+  const int64_t r0 = blockIdx.x * chunk_len, r1 = min(n, r0 + chunk_len);
+  const Acc acc = accumulate_contiguous<Op, In, false>(op, in, r0, r1, threadIdx.x,
+                                                       kReduceThreads, 0);
+  const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
+  if (threadIdx.x == 0) partial[blockIdx.x] = total;
+  cooperative_groups::this_grid().sync();
+  if (blockIdx.x != 0) return;
+  Acc a = op.identity();
+  for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x)
+    a = op.combine(a, __ldcg(&partial[i]));
+  __syncthreads();  // temp is reused
+  const Acc t = BlockReduce(temp).Reduce(a, CombineOp<Op>{op});
+  if (threadIdx.x == 0) *out = finish<Out>(t);
+}
+
 template <class Op, class In, class Out>
 void compare(const char* name, int64_t n, int sms, Out want, typename Op::Acc identity) {
   using Acc = typename Op::Acc;
@@ -108,6 +139,19 @@ void compare(const char* name, int64_t n, int sms, Out want, typename Op::Acc id
     one_pass_kernel<Op, In, Out><<<unsigned(a.chunks), kReduceThreads, 0, st>>>(
         x, n, a.chunk_len, partial, ticket, out);
   };
+  // The ticket zeroed before each launch (a ticket in memory taken per call).
+  auto memset_one_pass = [&] {
+    CK(cudaMemsetAsync(ticket, 0, sizeof(unsigned), st));
+    one_pass();
+  };
+  const In* xc = x;
+  int64_t nn = n, cl = a.chunk_len;
+  auto grid_sync = [&] {
+    void* params[] = {&xc, &nn, &cl, &partial, &out};
+    CK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&grid_sync_kernel<Op, In, Out>),
+                                   dim3(unsigned(a.chunks)), dim3(kReduceThreads), params, 0,
+                                   st));
+  };
   size_t bytes = 0;
   CK(cub::DeviceReduce::Reduce(nullptr, bytes, x, out, n, CombineOp<Op>{Op{}}, identity, st));
   void* tmp;
@@ -127,10 +171,17 @@ void compare(const char* name, int64_t n, int sms, Out want, typename Op::Acc id
   check("one pass");
   cub_reduce();
   check("cub");
+  memset_one_pass();
+  check("memset + one pass");
+  grid_sync();
+  check("grid sync");
   printf("%-18s library %6.1f / %6.1f us   one pass %6.1f / %6.1f   cub %6.1f / %6.1f   (one "
          "call / back to back; %lld chunks)\n", name, 1000 * timed(library, 51),
          1000 * queued(library, 200), 1000 * timed(one_pass, 51), 1000 * queued(one_pass, 200),
          1000 * timed(cub_reduce, 51), 1000 * queued(cub_reduce, 200), (long long)a.chunks);
+  printf("%-18s memset + one pass %6.1f / %6.1f   grid sync %6.1f / %6.1f\n", "",
+         1000 * timed(memset_one_pass, 51), 1000 * queued(memset_one_pass, 200),
+         1000 * timed(grid_sync, 51), 1000 * queued(grid_sync, 200));
   CK(cudaFree(tmp));
   CK(cudaFree(x));
   CK(cudaFree(partial));
