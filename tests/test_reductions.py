@@ -314,6 +314,25 @@ def test_reduced_rows(op, dtype, rng):
 
 
 @gpu_test
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
+@pytest.mark.parametrize("op", ["sum", "max", "argmin", "var", "nanmean", "all"])
+def test_few_outputs_split_and_combined(op, dtype, rng):
+    # Fewer outputs than a wave of blocks: each output's range split into chunks (2 for 263
+    # outputs, 13 for 40, 528 for one on a 132-SM device) whose partials the same launch
+    # combines; every output's chunks must meet, also for strided and reversed views.
+    nan_p = 0.05 if op in NAN_OPS else 0.0
+    for shape in ((263, 5000), (40, 20_011), (1, 1 << 20)):
+        h = make(rng, op, shape, dtype, nan_p)
+        d = gpuarr.asarray(h)
+        for hv, dv in ((h, d), (h[:, ::2], d[:, ::2]), (h[::-1, ::-3], d[::-1, ::-3])):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                check(op, hv, dv, axis=1)
+                if shape[0] == 1:
+                    check(op, hv, dv)
+
+
+@gpu_test
 def test_large_ties_and_nan_across_chunks():
     # argmax/argmin keep the first occurrence even when equal extrema land in different
     # chunks of the split reduction; a NaN is the extremum and the first NaN wins.
