@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ops/reduce.cuh"
+#include "probe_reduce_args.cuh"
 #include "probe_timing.cuh"
 
 using namespace gpuarr;
@@ -141,40 +142,6 @@ void axis1_rows(const char* name, int64_t rows, int64_t n, T init) {
 }
 
 template <class T>
-ReduceArgs args_for(const T* in, int64_t n, int64_t chunks) {
-  ReduceArgs a{};
-  a.in = reinterpret_cast<const char*>(in);
-  a.nk = 0;
-  a.nr = 1;
-  a.rshape[0] = n;
-  a.rstride[0] = sizeof(T);
-  a.n_out = 1;
-  a.n_reduce = n;
-  a.contiguous_reduce = true;
-  a.chunk_len = std::max<int64_t>(64, ((n + chunks - 1) / chunks + 63) / 64 * 64);
-  a.chunks = (n + a.chunk_len - 1) / a.chunk_len;
-  return a;
-}
-
-template <class T>
-ReduceArgs partials_args(const T* partial, int64_t chunks) {
-  ReduceArgs b{};
-  b.in = reinterpret_cast<const char*>(partial);
-  b.nk = 1;
-  b.nr = 1;
-  b.kshape[0] = 1;
-  b.kstride[0] = int64_t(sizeof(T)) * chunks;
-  b.rshape[0] = chunks;
-  b.rstride[0] = sizeof(T);
-  b.n_out = 1;
-  b.n_reduce = chunks;
-  b.chunks = 1;
-  b.chunk_len = chunks;
-  b.contiguous_reduce = true;
-  return b;
-}
-
-template <class T>
 void rows(const char* name, int64_t n, int sms) {
   using Op = SumOp<T, false>;
   T *x, *partial, *out;
@@ -184,7 +151,7 @@ void rows(const char* name, int64_t n, int sms) {
   fill_kernel<T><<<4096, 256, 0, st>>>(x, n);
   printf("%s, %lld elements (%.1f MB):\n", name, (long long)n, n * sizeof(T) / 1e6);
   for (int per_sm : {4, 8, 16, 32}) {
-    const ReduceArgs a = args_for(x, n, int64_t(sms) * per_sm);
+    const ReduceArgs a = whole_array_args(x, n, int64_t(sms) * per_sm);
     const ReduceArgs b = partials_args(partial, a.chunks);
     const float lib = 1000 * timed([&] {
       reduce_inner_kernel<Op, T, T, false><<<dim3(1, unsigned(a.chunks)), kReduceThreads, 0, st>>>(

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "ops/reduce.cuh"
+#include "probe_reduce_args.cuh"
 #include "probe_timing.cuh"
 
 using namespace gpuarr;
@@ -45,24 +46,6 @@ __global__ void fill_kernel(T* p, int64_t n) {
     p[i] = T(index_hash(i) % 2000) - T(1000);
 }
 
-// The planner's layout of a whole-array reduction of n contiguous T: one wave of chunks.
-template <class T>
-ReduceArgs whole_array_args(const T* x, int64_t n, int sms) {
-  ReduceArgs a{};
-  a.in = reinterpret_cast<const char*>(x);
-  a.nr = 1;
-  a.rshape[0] = n;
-  a.rstride[0] = sizeof(T);
-  a.n_out = 1;
-  a.n_reduce = n;
-  a.contiguous_reduce = true;
-  const int64_t chunks0 = int64_t(sms) * kReduceInnerBlocksPerSm;
-  a.chunk_len = ((n + chunks0 - 1) / chunks0 + 63) / 64 * 64;
-  a.chunks = (n + a.chunk_len - 1) / a.chunk_len;
-  a.combine_partials_in_grid = true;
-  return a;
-}
-
 template <class Op, class T>
 void form(const char* name, const T* x, const T* x_nan, int64_t n, int sms, T want,
           bool propagates_nan) {
@@ -71,7 +54,9 @@ void form(const char* name, const T* x, const T* x_nan, int64_t n, int sms, T wa
   T* out;
   CK(cudaMalloc(&partial, 4096 * sizeof(Acc)));
   CK(cudaMalloc(&out, sizeof(T)));
-  ReduceArgs a = whole_array_args(x, n, sms);
+  // The planner's chunks: one wave of kReduceInnerBlocksPerSm blocks an SM.
+  ReduceArgs a = whole_array_args(x, n, int64_t(sms) * kReduceInnerBlocksPerSm);
+  a.combine_partials_in_grid = true;
   char* o = reinterpret_cast<char*>(out);
   auto run = [&] {
     void* params[] = {&a, &o, &partial};

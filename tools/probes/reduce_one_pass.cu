@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ops/reduce.cuh"
+#include "probe_reduce_args.cuh"
 #include "probe_timing.cuh"
 
 using namespace gpuarr;
@@ -106,29 +107,8 @@ void compare(const char* name, int64_t n, int sms, Out want, typename Op::Acc id
   fill_kernel<In><<<4096, 256, 0, st>>>(x, n);
   // The planner's chunks: one wave of kReduceInnerBlocksPerSm blocks an SM.
   const int64_t chunks0 = int64_t(sms) * kReduceInnerBlocksPerSm;
-  ReduceArgs a{};
-  a.in = reinterpret_cast<const char*>(x);
-  a.nr = 1;
-  a.rshape[0] = n;
-  a.rstride[0] = sizeof(In);
-  a.n_out = 1;
-  a.n_reduce = n;
-  a.contiguous_reduce = true;
-  a.chunk_len = ((n + chunks0 - 1) / chunks0 + 63) / 64 * 64;
-  a.chunks = (n + a.chunk_len - 1) / a.chunk_len;
-  ReduceArgs b{};
-  b.in = reinterpret_cast<const char*>(partial);
-  b.nk = 1;
-  b.nr = 1;
-  b.kshape[0] = 1;
-  b.kstride[0] = int64_t(sizeof(Acc)) * a.chunks;
-  b.rshape[0] = a.chunks;
-  b.rstride[0] = sizeof(Acc);
-  b.n_out = 1;
-  b.n_reduce = a.chunks;
-  b.chunks = 1;
-  b.chunk_len = a.chunks;
-  b.contiguous_reduce = true;
+  const ReduceArgs a = whole_array_args(x, n, chunks0);
+  const ReduceArgs b = partials_args(partial, a.chunks);
   auto library = [&] {
     reduce_inner_kernel<Op, In, Out, false><<<dim3(1, unsigned(a.chunks)), kReduceThreads, 0, st>>>(
         a, reinterpret_cast<char*>(out), partial);
