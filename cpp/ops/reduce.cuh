@@ -1,8 +1,9 @@
 // Reductions on the device: one functor per reduction (identity, map of an element to the
 // accumulator, combine), two kernels: Inner (a block per output, threads along the reduced
 // range, cub::BlockReduce) and Outer (a thread per output, consecutive outputs adjacent in
-// memory). A reduced range split into chunks leaves partial accumulators that a second
-// launch of the same kernel combines. Instantiated per (op, input type) in reduce_*.cu.
+// memory). A reduced range split into chunks leaves partial accumulators that the same
+// launch combines where it is cooperative (Inner), else a second launch of the same
+// kernel. Instantiated per (op, input type) in reduce_*.cu.
 #pragma once
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>

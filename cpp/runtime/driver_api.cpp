@@ -28,7 +28,7 @@ const DriverApi& driver() {
     entry_point("cuModuleLoadData", d->module_load_data, 12000, true);
     entry_point("cuModuleGetFunction", d->module_get_function, 12000, true);
     entry_point("cuLaunchKernel", d->launch_kernel, 12000, true);
-    entry_point("cuLaunchCooperativeKernel", d->launch_cooperative_kernel, 12000, true);
+    entry_point("cuLaunchCooperativeKernel", d->launch_cooperative_kernel, 12000, false);
     entry_point("cuFuncSetAttribute", d->func_set_attribute, 12000, true);
     entry_point("cuGetErrorName", d->get_error_name, 12000, true);
     entry_point("cuFuncGetParamInfo", d->func_get_param_info, 12040, false);

@@ -12,6 +12,7 @@ struct DriverApi {
   Result (*module_get_function)(void**, void*, const char*) = nullptr;
   Result (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                           unsigned, cudaStream_t, void**, void**) = nullptr;
+  // may be null (the cooperative reductions then take two launches)
   Result (*launch_cooperative_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned,
                                       unsigned, unsigned, cudaStream_t, void**) = nullptr;
   Result (*func_get_param_info)(void*, size_t, size_t*, size_t*) = nullptr;  // may be null

@@ -54,7 +54,7 @@ void launch_with_cached_handle(const void* kernel, std::atomic<void*>* handles, 
 bool launch_cooperative_with_cached_handle(const void* kernel, std::atomic<void*>* handles,
                                            dim3 grid, dim3 block, size_t shared_mem,
                                            cudaStream_t stream, void** args) {
-  if (driver_launch_entry()) {
+  if (driver_launch_entry() && driver().launch_cooperative_kernel) {
     void* fn = cached_handle(kernel, handles);
     if (fn)
       return driver().launch_cooperative_kernel(fn, grid.x, grid.y, grid.z, block.x, block.y,
