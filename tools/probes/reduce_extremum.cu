@@ -1,13 +1,13 @@
 // Whole-array max of 16M float32 and float64 through the library's reduction kernel
 // (`reduce_inner_kernel`, one cooperative launch, as ops/reduce_launch.cpp runs it) with
-// four combines: the library's NaN-propagating Maximum (two NaN tests, a compare and a
-// select an element), PTX's max.NaN.f32 (one instruction that propagates NaN; no float64
-// form exists), fmax alone (ignores NaN: the floor of a compare-free combine), and a sum
-// of the same array beside them. The question: is max float32 16M's distance from sum's
-// (23.7 against 22.1 us in the H200 sweep, 74% of the copy bandwidth) its combine's
-// instructions? Each form is checked on the hashed input and, for the NaN-propagating
-// ones, on the input with one NaN. Median GPU time of one call and mean of 200 back to
-// back.
+// three combines: the library's (`ExtremumOp`: PTX max.NaN.f32 for float32, which
+// propagates NaN in one instruction; NumPy's maximum for float64, which has no such
+// instruction), NumPy's maximum (two NaN tests, a compare and a select an element), fmax
+// alone (ignores NaN: the floor of a compare-free combine), and a sum of the same array
+// beside them. The question was: is max float32 16M's distance from sum's (23.7 against
+// 22.1 us in the H200 sweep) its combine's instructions? (Yes: decision log, Reductions.)
+// Each form is checked on the hashed input and, for the NaN-propagating ones, on the input
+// with one NaN. Median GPU time of one call and mean of 200 back to back.
 // Build and run on the GPU machine, from the repository root:
 //   nvcc -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Icpp -Icpp/include \
 //        tools/probes/reduce_extremum.cu -o /tmp/reduce_extremum && /tmp/reduce_extremum
@@ -19,16 +19,12 @@
 
 using namespace gpuarr;
 
-// max through max.NaN.f32: NaN if either operand is NaN.
-struct MaxNanPtxOp : NanRule<false> {
-  using Acc = float;
-  __device__ Acc identity() const { return -HUGE_VALF; }
+// NumPy's maximum as the combine: a NaN operand wins, else the larger.
+template <class T> struct CompareChainMaxOp : NanRule<false> {
+  using Acc = T;
+  __device__ Acc identity() const { return -std::numeric_limits<T>::infinity(); }
   template <class C> __device__ Acc map(C x, int64_t) const { return x; }
-  __device__ Acc combine(Acc a, Acc b) const {
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-  }
+  __device__ Acc combine(Acc a, Acc b) const { return ufn::Maximum{}(a, b); }
 };
 
 // fmax alone: a NaN operand is dropped (not NumPy's max; the combine's floor).
@@ -103,8 +99,8 @@ void compare(const char* type, int64_t n, int sms) {
   form<SumOp<T, false>, T>(name, x, x_nan, n, sms, T(sum), false);
   snprintf(name, sizeof name, "max %s 16M (library)", type);
   form<ExtremumOp<T, true, false>, T>(name, x, x_nan, n, sms, T(999), true);
-  if constexpr (std::is_same_v<T, float>)
-    form<MaxNanPtxOp, T>("max float32 16M (max.NaN.f32)", x, x_nan, n, sms, T(999), true);
+  snprintf(name, sizeof name, "max %s 16M (NumPy's maximum)", type);
+  form<CompareChainMaxOp<T>, T>(name, x, x_nan, n, sms, T(999), true);
   snprintf(name, sizeof name, "max %s 16M (fmax, NaN dropped)", type);
   form<FmaxOnlyOp<T>, T>(name, x, x_nan, n, sms, T(999), false);
   CK(cudaFree(x));
