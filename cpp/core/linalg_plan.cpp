@@ -52,6 +52,12 @@ bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
          n <= kSvdJacobiMaxDim;
 }
 
+bool use_warp_inverse(int64_t n, bool real_float) {
+  return real_float && n >= 1 && n <= kWarpInverseMaxN;
+}
+
+int warp_inverse_width(int64_t n) { return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32; }
+
 int qr_small_rows_tile(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
 
 bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, bool is_complex,

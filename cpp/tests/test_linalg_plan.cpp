@@ -162,6 +162,20 @@ TEST(LinalgPlan, SvdJacobiRoute) {
   EXPECT_FALSE(use_svd_jacobi_batched(4, 0, 100));
 }
 
+TEST(LinalgPlan, WarpInverseRoute) {
+  EXPECT_TRUE(use_warp_inverse(1, true));
+  EXPECT_TRUE(use_warp_inverse(kWarpInverseMaxN, true));
+  EXPECT_FALSE(use_warp_inverse(kWarpInverseMaxN + 1, true));
+  EXPECT_FALSE(use_warp_inverse(8, false));
+  EXPECT_FALSE(use_warp_inverse(0, true));
+  EXPECT_EQ(warp_inverse_width(1), 4);
+  EXPECT_EQ(warp_inverse_width(4), 4);
+  EXPECT_EQ(warp_inverse_width(5), 8);
+  EXPECT_EQ(warp_inverse_width(16), 16);
+  EXPECT_EQ(warp_inverse_width(17), 32);
+  EXPECT_EQ(warp_inverse_width(32), 32);
+}
+
 TEST(LinalgPlan, CholeskyRoute) {
   EXPECT_TRUE(use_cholesky_batched(4, 2));
   EXPECT_TRUE(use_cholesky_batched(kCholeskyBatchedMaxN, 1000));

@@ -1,0 +1,134 @@
+"""inv of float32/float64 matrices up to 32 x 32, which one Gauss-Jordan kernel computes
+(a group of 4, 8, 16 or 32 lanes a matrix, rows pivoted without being moved): every group
+width and the sizes around them, batches that leave a warp's groups partly empty,
+matrices that need pivoting at every step, singular and NaN matrices within a batch, and
+views, against NumPy."""
+
+import numpy as np
+import pytest
+
+import gpuarr
+from conftest import gpu_test
+
+SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32]
+
+
+def _g(x):
+    return gpuarr.asnumpy(x)
+
+
+def _check(got, a):
+    """The inverse within a conditioning-scaled tolerance of NumPy's (in float64), and
+    got @ a near the identity."""
+    want = np.linalg.inv(a.astype(np.float64))
+    eps = np.finfo(a.dtype).eps
+    cond = np.linalg.cond(a.astype(np.float64))
+    scale = np.max(np.abs(want), axis=(-2, -1), keepdims=True)
+    tol = 50 * a.shape[-1] * eps * np.asarray(cond)[..., None, None] * scale
+    assert got.dtype == a.dtype and got.shape == a.shape
+    assert np.all(np.abs(got - want) <= tol)
+
+
+def _random(rng, shape, dt):
+    # Standard normal entries: pivoting happens at most steps (no diagonal dominance).
+    return rng.standard_normal(shape).astype(dt)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("batch", [(), (1,), (3,), (7,), (2, 37)], ids=str)
+def test_inverse_sizes_and_batches(rng, dt, n, batch):
+    a = _random(rng, batch + (n, n), dt)
+    _check(_g(gpuarr.linalg.inv(gpuarr.asarray(a))), a)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("n", [3, 8, 13, 32])
+def test_permutation_and_zero_leading_entries(rng, dt, n):
+    """Permutation matrices (a pivot from another row at every step, exact inverse: the
+    transpose) and a matrix whose (0, 0) entry and leading minors vanish."""
+    perms = np.stack([np.eye(n, dtype=dt)[rng.permutation(n)] for _ in range(9)])
+    got = _g(gpuarr.linalg.inv(gpuarr.asarray(perms)))
+    np.testing.assert_array_equal(got, perms.transpose(0, 2, 1))
+    a = _random(rng, (n, n), dt)
+    a[0, 0] = 0
+    if n > 1:
+        a[:2, :2] = [[0, 1], [1, 0]]
+    _check(_g(gpuarr.linalg.inv(gpuarr.asarray(a))), a)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("n", [2, 6, 32])
+def test_singular_matrix_in_a_batch_raises(rng, dt, n):
+    a = _random(rng, (1001, n, n), dt)
+    a[517, :, n - 1] = 0  # a zero column: a zero pivot at the last step
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        gpuarr.linalg.inv(gpuarr.asarray(a))
+    b = a[:1].copy()
+    b[0, 1] = 2 * b[0, 0]  # rank-deficient by rows: the zero pivot after elimination
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        np.linalg.inv(b.astype(np.float64))
+    with pytest.raises(gpuarr.linalg.LinAlgError, match="Singular matrix"):
+        gpuarr.linalg.inv(gpuarr.asarray(b))
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_cond_of_singular_and_regular_matrices(rng, dt):
+    """cond with p = 1 inverts without the singular check: a singular matrix's inverse is
+    NaN, which cond turns into inf as NumPy."""
+    a = _random(rng, (5, 4, 4), dt)
+    a[2, :, 1] = 0
+    got = _g(gpuarr.linalg.cond(gpuarr.asarray(a), 1))
+    want = np.linalg.cond(a.astype(np.float64), 1)
+    assert np.isinf(got[2]) and np.isinf(want[2])
+    keep = [0, 1, 3, 4]
+    np.testing.assert_allclose(got[keep], want[keep], rtol=1e-3 if dt == "float32" else 1e-9)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("n", [4, 20])
+def test_nan_and_inf_matrices(rng, dt, n):
+    """A matrix with a NaN inverts to all NaN and the rest of the batch is unaffected; a
+    matrix with an inf gives a result without an error, as NumPy's."""
+    a = _random(rng, (6, n, n), dt) + 4 * np.eye(n, dtype=dt)
+    a[3, n - 1, 0] = np.nan
+    got = _g(gpuarr.linalg.inv(gpuarr.asarray(a)))
+    assert np.isnan(got[3]).all()
+    keep = [0, 1, 2, 4, 5]
+    _check(got[keep], a[keep])
+    a[3, n - 1, 0] = np.inf  # the result may be finite (the limit), as LAPACK's may
+    got = _g(gpuarr.linalg.inv(gpuarr.asarray(a)))
+    _check(got[keep], a[keep])
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_views(rng, dt):
+    """Transposed, reversed and strided batches are copied; a C-contiguous slice of a batch
+    (an offset into its buffer) is read where it is; a broadcast batch."""
+    a = _random(rng, (9, 12, 12), dt)
+    d = gpuarr.asarray(a)
+    for hv, dv in ((a.transpose(0, 2, 1), d.transpose(0, 2, 1)), (a[::-1, ::-1], d[::-1, ::-1]),
+                   (a[::2], d[::2]), (a[3:], d[3:]), (a[5], d[5])):
+        _check(_g(gpuarr.linalg.inv(dv)), hv)
+    one = a[:1]
+    got = _g(gpuarr.linalg.inv(gpuarr.broadcast_to(gpuarr.asarray(one), (5, 12, 12))))
+    _check(got, np.broadcast_to(one, (5, 12, 12)).copy())
+
+
+@gpu_test
+def test_integer_and_empty_inputs(rng):
+    """Integers invert in float64 (NumPy's type), empty batches and 0 x 0 matrices give
+    empty results."""
+    a = rng.integers(-3, 4, (5, 3, 3)) + 9 * np.eye(3, dtype=np.int64)
+    got = _g(gpuarr.linalg.inv(gpuarr.asarray(a)))
+    assert got.dtype == np.float64
+    _check(got, a.astype(np.float64))
+    for shape in ((0, 4, 4), (3, 0, 0)):
+        got = _g(gpuarr.linalg.inv(gpuarr.zeros(shape, dtype="float32")))
+        assert got.shape == shape and got.dtype == np.float32
