@@ -67,8 +67,11 @@ def test_singular_matrix_in_a_batch_raises(rng, dt, n):
     a[517, :, n - 1] = 0  # a zero column: a zero pivot at the last step
     with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
         gpuarr.linalg.inv(gpuarr.asarray(a))
-    b = a[:1].copy()
-    b[0, 1] = 2 * b[0, 0]  # rank-deficient by rows: the zero pivot after elimination
+    # Rank-deficient by rows: the zero pivot appears after an elimination step, exactly
+    # where the multiplier (1/2) is exact, as in LAPACK's getrf.
+    b = np.eye(n, dtype=dt)[None].copy()
+    block = [[1, 2, 3], [2, 4, 6], [0, 0, 1]] if n >= 3 else [[1, 2], [2, 4]]
+    b[0, :len(block), :len(block)] = block
     with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
         np.linalg.inv(b.astype(np.float64))
     with pytest.raises(gpuarr.linalg.LinAlgError, match="Singular matrix"):
