@@ -52,11 +52,13 @@ bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
          n <= kSvdJacobiMaxDim;
 }
 
-bool use_warp_inverse(int64_t n, bool real_float) {
-  return real_float && n >= 1 && n <= kWarpInverseMaxN;
+bool use_small_inverse(int64_t n, bool real_float) {
+  return real_float && n >= 1 && n <= kSmallInverseMaxN;
 }
 
-int warp_inverse_width(int64_t n) { return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32; }
+int small_inverse_width(int64_t n) {
+  return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64;
+}
 
 int qr_small_rows_tile(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
 

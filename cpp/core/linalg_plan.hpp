@@ -34,13 +34,14 @@ bool use_own_lu(int64_t n, bool real_float, int64_t own_max_n, OwnLuMode mode);
 // t.own_lu_wide_block_min_n, 256 from there (a rank-256 update runs nearer GEMM peak).
 int64_t own_lu_outer_block(int64_t n, int64_t panel_width, const RoutingThresholds& t);
 
-// inv of float32/float64 matrices up to n = kWarpInverseMaxN, any batch: our one-kernel
-// Gauss-Jordan inversion (cpp/ops/warp_inverse.cu), a group of lanes a matrix, instead of
-// cuBLAS getrfBatched + getriBatched (H200: 1024 32x32 float32 in 84 us of cuBLAS kernels).
-// Its group width: the power of two >= n, at least 4 (matrices padded with the identity).
-constexpr int64_t kWarpInverseMaxN = 32;
-bool use_warp_inverse(int64_t n, bool real_float);
-int warp_inverse_width(int64_t n);
+// inv of float32/float64 matrices up to n = kSmallInverseMaxN, any batch: our one-kernel
+// Gauss-Jordan inversion (cpp/ops/small_inverse.cu), a thread a row, instead of cuBLAS
+// getrfBatched + getriBatched (H200: 1024 32x32 float32 in 84 us of cuBLAS kernels).
+// Its group width (threads a matrix): the power of two >= n, at least 4; the matrix padded
+// with the identity.
+constexpr int64_t kSmallInverseMaxN = 64;
+bool use_small_inverse(int64_t n, bool real_float);
+int small_inverse_width(int64_t n);
 
 // Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
 // potrfBatched call; else Xpotrf per matrix.

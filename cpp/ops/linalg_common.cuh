@@ -144,12 +144,12 @@ void* host_workspace(size_t bytes);
 // Sets each of `batch` C-contiguous n x n matrices at `data` to the identity.
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream);
 
-// Inverts `batch` C-contiguous n x n float32/float64 matrices (n <= kWarpInverseMaxN) from
-// `in` into `out` in one launch (ops/warp_inverse.cu). A matrix holding a NaN, or singular
+// Inverts `batch` C-contiguous n x n float32/float64 matrices (n <= kSmallInverseMaxN) from
+// `in` into `out` in one launch (ops/small_inverse.cu). A matrix holding a NaN, or singular
 // (an exact zero pivot), inverts to all NaN (NumPy's inv gufunc's result where it fails).
 // info[i], where info is set: 1 + the step of matrix i's first zero pivot, else 0 (also for
 // a matrix with a NaN), as getrf's info.
-void launch_warp_inverse(DType t, const char* in, char* out, int* info, int64_t batch,
+void launch_small_inverse(DType t, const char* in, char* out, int* info, int64_t batch,
                          int64_t n, cudaStream_t stream);
 
 }  // namespace gpuarr::linalg_detail

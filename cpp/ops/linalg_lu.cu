@@ -6,11 +6,11 @@
 //
 // Routine choice (core/linalg_plan, with the device's core/routing_thresholds): many small
 // matrices go through cuBLAS's batched LU (getrfBatched + getriBatched / getrsBatched), one
-// kernel for the whole batch, except inv of real matrices up to 32 x 32, which is one
-// Gauss-Jordan kernel of ours (ops/warp_inverse.cu). det/slogdet use cuBLAS getrfBatched for small matrices even
-// one at a time: they then need only the cuBLAS handle, not the cuSOLVER one, whose creation
-// costs a large part of a first det in a fresh process. Larger ones: cusolverDnXgetrf per
-// matrix, or for float32/float64 our blocked LU (ops/lu_blocked.cuh, faster at every n it
+// kernel for the whole batch, except inv of real matrices up to 64 x 64, which is one
+// Gauss-Jordan kernel of ours (ops/small_inverse.cu). det/slogdet use cuBLAS getrfBatched
+// for small matrices even one at a time: they then need only the cuBLAS handle, not the
+// cuSOLVER one, whose creation costs a large part of a first det in a fresh process.
+// Larger ones: cusolverDnXgetrf per matrix, or for float32/float64 our blocked LU (ops/lu_blocked.cuh, faster at every n it
 // supports); inv then solves U X = L^-1 P^T I with two cuBLAS trsm, solve with Xgetrs.
 #include <atomic>
 #include <cstdlib>
@@ -795,13 +795,13 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   NDArray out = empty_array(a.shape, a.dtype, 'C');
   if (batch == 0 || n == 0) return out;
   const cudaStream_t stream = stream_for(out);
-  if (use_warp_inverse(n, a.dtype == DType::Float32 || a.dtype == DType::Float64)) {
+  if (use_small_inverse(n, a.dtype == DType::Float32 || a.dtype == DType::Float64)) {
     // One kernel; matrices with a NaN and singular ones give NaN (nan_fill's rule).
     const NDArray in = a.c_contiguous() ? a : copy_array(a, a.dtype, 'C');
     std::shared_ptr<Memory> info;
     if (check) info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
     int* info_ptr = info ? static_cast<int*>(info->ptr()) : nullptr;
-    launch_warp_inverse(a.dtype, in.data(), out.data(), info_ptr, batch, n, stream);
+    launch_small_inverse(a.dtype, in.data(), out.data(), info_ptr, batch, n, stream);
     if (check && count_positive_info(info_ptr, batch, stream, nullptr, nullptr, nullptr) > 0)
       throw LinAlgError("Singular matrix");
     return out;

@@ -162,18 +162,20 @@ TEST(LinalgPlan, SvdJacobiRoute) {
   EXPECT_FALSE(use_svd_jacobi_batched(4, 0, 100));
 }
 
-TEST(LinalgPlan, WarpInverseRoute) {
-  EXPECT_TRUE(use_warp_inverse(1, true));
-  EXPECT_TRUE(use_warp_inverse(kWarpInverseMaxN, true));
-  EXPECT_FALSE(use_warp_inverse(kWarpInverseMaxN + 1, true));
-  EXPECT_FALSE(use_warp_inverse(8, false));
-  EXPECT_FALSE(use_warp_inverse(0, true));
-  EXPECT_EQ(warp_inverse_width(1), 4);
-  EXPECT_EQ(warp_inverse_width(4), 4);
-  EXPECT_EQ(warp_inverse_width(5), 8);
-  EXPECT_EQ(warp_inverse_width(16), 16);
-  EXPECT_EQ(warp_inverse_width(17), 32);
-  EXPECT_EQ(warp_inverse_width(32), 32);
+TEST(LinalgPlan, SmallInverseRoute) {
+  EXPECT_TRUE(use_small_inverse(1, true));
+  EXPECT_TRUE(use_small_inverse(kSmallInverseMaxN, true));
+  EXPECT_FALSE(use_small_inverse(kSmallInverseMaxN + 1, true));
+  EXPECT_FALSE(use_small_inverse(8, false));
+  EXPECT_FALSE(use_small_inverse(0, true));
+  EXPECT_EQ(small_inverse_width(1), 4);
+  EXPECT_EQ(small_inverse_width(4), 4);
+  EXPECT_EQ(small_inverse_width(5), 8);
+  EXPECT_EQ(small_inverse_width(16), 16);
+  EXPECT_EQ(small_inverse_width(17), 32);
+  EXPECT_EQ(small_inverse_width(32), 32);
+  EXPECT_EQ(small_inverse_width(33), 64);
+  EXPECT_EQ(small_inverse_width(64), 64);
 }
 
 TEST(LinalgPlan, CholeskyRoute) {

@@ -1,6 +1,6 @@
-"""inv of float32/float64 matrices up to 32 x 32, which one Gauss-Jordan kernel computes
-(a group of 4, 8, 16 or 32 lanes a matrix, rows pivoted without being moved): every group
-width and the sizes around them, batches that leave a warp's groups partly empty,
+"""inv of float32/float64 matrices up to 64 x 64, which one Gauss-Jordan kernel computes
+(a group of 4, 8, 16, 32 or 64 threads a matrix, rows pivoted without being moved): every
+group width and the sizes around them, batches that leave a block's groups partly empty,
 matrices that need pivoting at every step, singular and NaN matrices within a batch, and
 views, against NumPy."""
 
@@ -10,7 +10,7 @@ import pytest
 import gpuarr
 from conftest import gpu_test
 
-SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32]
+SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64]
 
 
 def _g(x):
@@ -45,7 +45,7 @@ def test_inverse_sizes_and_batches(rng, dt, n, batch):
 
 @gpu_test
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-@pytest.mark.parametrize("n", [3, 8, 13, 32])
+@pytest.mark.parametrize("n", [3, 8, 13, 32, 64])
 def test_permutation_and_zero_leading_entries(rng, dt, n):
     """Permutation matrices (a pivot from another row at every step, exact inverse: the
     transpose) and a matrix whose (0, 0) entry and leading minors vanish."""
@@ -61,7 +61,7 @@ def test_permutation_and_zero_leading_entries(rng, dt, n):
 
 @gpu_test
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-@pytest.mark.parametrize("n", [2, 6, 32])
+@pytest.mark.parametrize("n", [2, 6, 32, 40])
 def test_singular_matrix_in_a_batch_raises(rng, dt, n):
     a = _random(rng, (1001, n, n), dt)
     a[517, :, n - 1] = 0  # a zero column: a zero pivot at the last step
@@ -80,10 +80,11 @@ def test_singular_matrix_in_a_batch_raises(rng, dt, n):
 
 @gpu_test
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-def test_cond_of_singular_and_regular_matrices(rng, dt):
+@pytest.mark.parametrize("n", [4, 50])
+def test_cond_of_singular_and_regular_matrices(rng, dt, n):
     """cond with p = 1 inverts without the singular check: a singular matrix's inverse is
     NaN, which cond turns into inf as NumPy."""
-    a = _random(rng, (5, 4, 4), dt)
+    a = _random(rng, (5, n, n), dt) + n * np.eye(n, dtype=dt)
     a[2, :, 1] = 0
     got = _g(gpuarr.linalg.cond(gpuarr.asarray(a), 1))
     want = np.linalg.cond(a.astype(np.float64), 1)
@@ -94,7 +95,7 @@ def test_cond_of_singular_and_regular_matrices(rng, dt):
 
 @gpu_test
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-@pytest.mark.parametrize("n", [4, 20])
+@pytest.mark.parametrize("n", [4, 20, 64])
 def test_nan_and_inf_matrices(rng, dt, n):
     """A matrix with a NaN inverts to all NaN and the rest of the batch is unaffected; a
     matrix with an inf gives a result without an error, as NumPy's."""
