@@ -8,6 +8,15 @@
 
 namespace gpuarr {
 
+namespace {
+// The kernels' group and tile widths: the power of two >= n, at least `smallest`.
+int power_of_two_at_least(int64_t n, int smallest) {
+  int w = smallest;
+  while (w < n) w *= 2;
+  return w;
+}
+}  // namespace
+
 LuRoute choose_lu_route(int64_t n, int64_t batch, LuPurpose purpose, int64_t det_cublas_max_n,
                         const RoutingThresholds& t) {
   if (n > INT_MAX || batch > INT_MAX) return LuRoute::CusolverPerMatrix;
@@ -56,11 +65,9 @@ bool use_small_inverse(int64_t n, bool real_float) {
   return real_float && n >= 1 && n <= kSmallInverseMaxN;
 }
 
-int small_inverse_width(int64_t n) {
-  return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64;
-}
+int small_inverse_width(int64_t n) { return power_of_two_at_least(n, 4); }
 
-int qr_small_rows_tile(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : 64; }
+int qr_small_rows_tile(int64_t m) { return power_of_two_at_least(m, 16); }
 
 bool use_qr_small(int64_t m, int64_t n, int64_t mc, int64_t batch, bool is_complex,
                   int64_t own_max_n) {
