@@ -10,8 +10,9 @@
 // Gauss-Jordan kernel of ours (ops/small_inverse.cu). det/slogdet use cuBLAS getrfBatched
 // for small matrices even one at a time: they then need only the cuBLAS handle, not the
 // cuSOLVER one, whose creation costs a large part of a first det in a fresh process.
-// Larger ones: cusolverDnXgetrf per matrix, or for float32/float64 our blocked LU (ops/lu_blocked.cuh, faster at every n it
-// supports); inv then solves U X = L^-1 P^T I with two cuBLAS trsm, solve with Xgetrs.
+// Larger ones: cusolverDnXgetrf per matrix, or for float32/float64 our blocked LU
+// (ops/lu_blocked.cuh, faster at every n it supports); inv then solves U X = L^-1 P^T I
+// with two cuBLAS trsm, solve with Xgetrs.
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
