@@ -61,11 +61,16 @@ bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
          n <= kSvdJacobiMaxDim;
 }
 
-bool use_small_inverse(int64_t n, bool real_float) {
-  return real_float && n >= 1 && n <= kSmallInverseMaxN;
+bool use_small_inverse(int64_t n, DType t) {
+  return (t == DType::Float32 || t == DType::Float64) && n >= 1 && n <= kSmallInverseMaxN;
 }
 
-int small_inverse_width(int64_t n) { return power_of_two_at_least(n, 4); }
+bool use_small_solve(int64_t n, int64_t columns, DType t) {
+  if (!use_small_inverse(n, t) || columns < 1 || columns > kSmallSolveMaxColumns) return false;
+  return columns == 1 || n <= 32 || t == DType::Float32;
+}
+
+int small_matrix_group_width(int64_t n) { return power_of_two_at_least(n, 4); }
 
 int qr_small_rows_tile(int64_t m) { return power_of_two_at_least(m, 16); }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/dtype.hpp"
 #include "core/layout.hpp"
 #include "core/routing_thresholds.hpp"
 
@@ -34,14 +35,18 @@ bool use_own_lu(int64_t n, bool real_float, int64_t own_max_n, OwnLuMode mode);
 // t.own_lu_wide_block_min_n, 256 from there (a rank-256 update runs nearer GEMM peak).
 int64_t own_lu_outer_block(int64_t n, int64_t panel_width, const RoutingThresholds& t);
 
-// inv of float32/float64 matrices up to n = kSmallInverseMaxN, any batch: our one-kernel
-// Gauss-Jordan inversion (cpp/ops/small_inverse.cu), a thread a row, instead of cuBLAS
-// getrfBatched + getriBatched (H200: 1024 32x32 float32 in 84 us of cuBLAS kernels).
-// Its group width (threads a matrix): the power of two >= n, at least 4; the matrix padded
-// with the identity.
+// inv of float32/float64 matrices up to n = kSmallInverseMaxN, and solve with up to
+// kSmallSolveMaxColumns right-hand sides, any batch: our one-kernel Gauss-Jordan
+// elimination (cpp/ops/small_gauss_jordan.cu), a thread a row, instead of cuBLAS
+// getrfBatched + getriBatched / getrsBatched (H200: inv of 1024 32x32 float32 in 84 us of
+// cuBLAS kernels) or one LU a matrix. Its group width (threads a matrix): the power of two
+// >= n, at least 4; the matrix padded with the identity. float64 solves of more than 32
+// rows take one column (ptxas spills the kernel of 64 rows and 8 columns).
 constexpr int64_t kSmallInverseMaxN = 64;
-bool use_small_inverse(int64_t n, bool real_float);
-int small_inverse_width(int64_t n);
+constexpr int64_t kSmallSolveMaxColumns = 8;
+bool use_small_inverse(int64_t n, DType t);
+bool use_small_solve(int64_t n, int64_t columns, DType t);
+int small_matrix_group_width(int64_t n);
 
 // Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one
 // potrfBatched call; else Xpotrf per matrix.

@@ -144,12 +144,18 @@ void* host_workspace(size_t bytes);
 // Sets each of `batch` C-contiguous n x n matrices at `data` to the identity.
 void launch_identity(char* data, int64_t batch, int64_t n, DType t, cudaStream_t stream);
 
-// Inverts `batch` C-contiguous n x n float32/float64 matrices (n <= kSmallInverseMaxN) from
-// `in` into `out` in one launch (ops/small_inverse.cu). A matrix holding a NaN, or singular
-// (an exact zero pivot), inverts to all NaN (NumPy's inv gufunc's result where it fails).
-// info[i], where info is set: 1 + the step of matrix i's first zero pivot, else 0 (also for
-// a matrix with a NaN), as getrf's info.
+// Inverts `batch` C-contiguous n x n float32/float64 matrices (n <= kSmallInverseMaxN)
+// from `in` into `out` in one launch (ops/small_gauss_jordan.cu). A matrix holding a NaN, or
+// singular (an exact zero pivot), inverts to all NaN (NumPy's inv gufunc's result where it
+// fails). info[i], where info is set: 1 + the step of matrix i's first zero pivot, else 0
+// (also for a matrix with a NaN), as getrf's info.
 void launch_small_inverse(DType t, const char* in, char* out, int* info, int64_t batch,
-                         int64_t n, cudaStream_t stream);
+                          int64_t n, cudaStream_t stream);
+// Solves a x = b for `batch` C-contiguous n x n float32/float64 matrices `a` (n <=
+// kSmallInverseMaxN) and C-contiguous n x k blocks `b` (k <= kSmallSolveMaxColumns) into
+// `out` (n x k blocks) in one launch; NaN and singular matrices and `info` as
+// launch_small_inverse's.
+void launch_small_solve(DType t, const char* a, const char* b, char* out, int* info,
+                        int64_t batch, int64_t n, int64_t k, cudaStream_t stream);
 
 }  // namespace gpuarr::linalg_detail

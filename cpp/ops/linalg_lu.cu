@@ -6,8 +6,8 @@
 //
 // Routine choice (core/linalg_plan, with the device's core/routing_thresholds): many small
 // matrices go through cuBLAS's batched LU (getrfBatched + getriBatched / getrsBatched), one
-// kernel for the whole batch, except inv of real matrices up to 64 x 64, which is one
-// Gauss-Jordan kernel of ours (ops/small_inverse.cu). det/slogdet use cuBLAS getrfBatched
+// kernel for the whole batch, except inv and solve (up to 8 columns) of real matrices up to
+// 64 x 64, which are one Gauss-Jordan kernel of ours (ops/small_gauss_jordan.cu). det/slogdet use cuBLAS getrfBatched
 // for small matrices even one at a time: they then need only the cuBLAS handle, not the
 // cuSOLVER one, whose creation costs a large part of a first det in a fresh process.
 // Larger ones: cusolverDnXgetrf per matrix, or for float32/float64 our blocked LU
@@ -796,7 +796,7 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   NDArray out = empty_array(a.shape, a.dtype, 'C');
   if (batch == 0 || n == 0) return out;
   const cudaStream_t stream = stream_for(out);
-  if (use_small_inverse(n, a.dtype == DType::Float32 || a.dtype == DType::Float64)) {
+  if (use_small_inverse(n, a.dtype)) {
     // One kernel; matrices with a NaN and singular ones give NaN (nan_fill's rule).
     const NDArray in = a.c_contiguous() ? a : copy_array(a, a.dtype, 'C');
     std::shared_ptr<Memory> info;
@@ -855,6 +855,19 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   const int64_t n = a.shape.back();
   const int64_t k = b.shape.back();
   const int64_t batch = batch_count(a);
+  if (use_small_solve(n, k, a.dtype)) {
+    // One kernel; matrices with a NaN and singular ones give NaN (nan_fill's rule).
+    NDArray x = empty_array(b.shape, a.dtype, 'C');
+    if (batch == 0) return x;
+    const cudaStream_t stream = stream_for(x);
+    const NDArray ac = a.c_contiguous() ? a : copy_array(a, a.dtype, 'C');
+    const NDArray bc = b.c_contiguous() && b.dtype == a.dtype ? b : copy_array(b, a.dtype, 'C');
+    auto info = allocate_device_memory(static_cast<size_t>(batch) * sizeof(int));
+    int* info_ptr = static_cast<int*>(info->ptr());
+    launch_small_solve(a.dtype, ac.data(), bc.data(), x.data(), info_ptr, batch, n, k, stream);
+    if (count_positive_info(info_ptr, batch, stream) > 0) throw LinAlgError("Singular matrix");
+    return x;
+  }
   // x is computed in a C-contiguous (.., k, n) buffer (column-major n x k) and returned as
   // its (.., n, k) transposed view.
   NDArray xt = copy_array(swap_last2(b), a.dtype, 'C');

@@ -162,20 +162,29 @@ TEST(LinalgPlan, SvdJacobiRoute) {
   EXPECT_FALSE(use_svd_jacobi_batched(4, 0, 100));
 }
 
-TEST(LinalgPlan, SmallInverseRoute) {
-  EXPECT_TRUE(use_small_inverse(1, true));
-  EXPECT_TRUE(use_small_inverse(kSmallInverseMaxN, true));
-  EXPECT_FALSE(use_small_inverse(kSmallInverseMaxN + 1, true));
-  EXPECT_FALSE(use_small_inverse(8, false));
-  EXPECT_FALSE(use_small_inverse(0, true));
-  EXPECT_EQ(small_inverse_width(1), 4);
-  EXPECT_EQ(small_inverse_width(4), 4);
-  EXPECT_EQ(small_inverse_width(5), 8);
-  EXPECT_EQ(small_inverse_width(16), 16);
-  EXPECT_EQ(small_inverse_width(17), 32);
-  EXPECT_EQ(small_inverse_width(32), 32);
-  EXPECT_EQ(small_inverse_width(33), 64);
-  EXPECT_EQ(small_inverse_width(64), 64);
+TEST(LinalgPlan, SmallGaussJordanRoute) {
+  EXPECT_TRUE(use_small_inverse(1, DType::Float32));
+  EXPECT_TRUE(use_small_inverse(kSmallInverseMaxN, DType::Float64));
+  EXPECT_FALSE(use_small_inverse(kSmallInverseMaxN + 1, DType::Float32));
+  EXPECT_FALSE(use_small_inverse(8, DType::Complex64));
+  EXPECT_FALSE(use_small_inverse(0, DType::Float32));
+  EXPECT_FALSE(use_small_inverse(8, DType::Float16));
+  EXPECT_TRUE(use_small_solve(64, 1, DType::Float64));
+  EXPECT_TRUE(use_small_solve(64, kSmallSolveMaxColumns, DType::Float32));
+  EXPECT_TRUE(use_small_solve(32, kSmallSolveMaxColumns, DType::Float64));
+  EXPECT_FALSE(use_small_solve(33, 2, DType::Float64));
+  EXPECT_FALSE(use_small_solve(3, kSmallSolveMaxColumns + 1, DType::Float32));
+  EXPECT_FALSE(use_small_solve(3, 0, DType::Float32));
+  EXPECT_FALSE(use_small_solve(65, 1, DType::Float32));
+  EXPECT_FALSE(use_small_solve(3, 1, DType::Complex128));
+  EXPECT_EQ(small_matrix_group_width(1), 4);
+  EXPECT_EQ(small_matrix_group_width(4), 4);
+  EXPECT_EQ(small_matrix_group_width(5), 8);
+  EXPECT_EQ(small_matrix_group_width(16), 16);
+  EXPECT_EQ(small_matrix_group_width(17), 32);
+  EXPECT_EQ(small_matrix_group_width(32), 32);
+  EXPECT_EQ(small_matrix_group_width(33), 64);
+  EXPECT_EQ(small_matrix_group_width(64), 64);
 }
 
 TEST(LinalgPlan, CholeskyRoute) {

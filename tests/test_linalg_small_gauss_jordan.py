@@ -1,8 +1,8 @@
-"""inv of float32/float64 matrices up to 64 x 64, which one Gauss-Jordan kernel computes
-(a group of 4, 8, 16, 32 or 64 threads a matrix, rows pivoted without being moved): every
-group width and the sizes around them, batches that leave a block's groups partly empty,
-matrices that need pivoting at every step, singular and NaN matrices within a batch, and
-views, against NumPy."""
+"""inv of float32/float64 matrices up to 64 x 64, and solve with up to 8 columns, which one
+Gauss-Jordan kernel computes (a group of 4, 8, 16, 32 or 64 threads a matrix, rows pivoted
+without being moved): every group width and the sizes around them, batches that leave a
+block's groups partly empty, matrices that need pivoting at every step, singular and NaN
+matrices within a batch, and views, against NumPy."""
 
 import numpy as np
 import pytest
@@ -136,3 +136,71 @@ def test_integer_and_empty_inputs(rng):
     for shape in ((0, 4, 4), (3, 0, 0)):
         got = _g(gpuarr.linalg.inv(gpuarr.zeros(shape, dtype="float32")))
         assert got.shape == shape and got.dtype == np.float32
+
+
+def _check_solve(got, a, b):
+    """x within a conditioning-scaled tolerance of NumPy's (in float64)."""
+    want = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+    eps = np.finfo(a.dtype).eps
+    cond = np.asarray(np.linalg.cond(a.astype(np.float64)))
+    scale = np.max(np.abs(want), axis=(-2, -1), keepdims=True) if want.ndim == a.ndim else \
+        np.max(np.abs(want), axis=-1, keepdims=True)
+    tol = 50 * a.shape[-1] * eps * (cond[..., None, None] if want.ndim == a.ndim
+                                    else cond[..., None]) * scale
+    assert got.dtype == a.dtype and got.shape == want.shape
+    assert np.all(np.abs(got - want) <= tol)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 3, 4, 9, 16, 31, 33, 64])
+@pytest.mark.parametrize("k", [None, 1, 2, 8, 9])
+@pytest.mark.parametrize("batch", [(), (5,), (2, 19)], ids=str)
+def test_solve_sizes_columns_and_batches(rng, dt, n, k, batch):
+    """k None: b a vector (NumPy's solve1); 9 columns and float64 beyond 32 rows with
+    several columns take cuBLAS's route, the rest the one kernel."""
+    a = _random(rng, batch + (n, n), dt)
+    b = _random(rng, (n,) if k is None else batch + (n, k), dt)
+    got = _g(gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.asarray(b)))
+    _check_solve(got, a, np.broadcast_to(b, batch + (n,)) if k is None else b)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("n", [2, 6, 40])
+def test_solve_singular_raises_and_nan_propagates(rng, dt, n):
+    a = _random(rng, (300, n, n), dt)
+    b = _random(rng, (300, n, 2), dt)
+    a[111, 0] = 0  # a zero row
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.asarray(b))
+    a[111] = _random(rng, (n, n), dt)
+    a[7, n // 2, 0] = np.nan
+    b[9, 0, 1] = np.nan
+    got = _g(gpuarr.linalg.solve(gpuarr.asarray(a), gpuarr.asarray(b)))
+    assert np.isnan(got[7]).all()
+    assert np.isnan(got[9, :, 1]).all() and not np.isnan(got[9, :, 0]).any()
+    keep = np.r_[0:7, 10:300]
+    _check_solve(got[keep], a[keep], b[keep])
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_solve_views_and_broadcasts(rng, dt):
+    """Transposed and strided a, a broadcast matrix against a batch of b, a broadcast b,
+    and integer b (cast to a's type)."""
+    a = _random(rng, (6, 10, 10), dt)
+    b = _random(rng, (6, 10, 3), dt)
+    da, db = gpuarr.asarray(a), gpuarr.asarray(b)
+    for ha, hb, ga, gb in ((a.transpose(0, 2, 1), b, da.transpose(0, 2, 1), db),
+                           (a[::2], b[::-2], da[::2], db[::-2]),
+                           (a[0], b, da[0], db),
+                           (a, b[0], da, db[0])):
+        got = _g(gpuarr.linalg.solve(ga, gb))
+        bb = np.broadcast_to(hb, np.broadcast_shapes(ha.shape[:-2], hb.shape[:-2]) + hb.shape[-2:])
+        aa = np.broadcast_to(ha, bb.shape[:-2] + ha.shape[-2:])
+        _check_solve(got, aa, bb)
+    bi = rng.integers(-5, 6, (6, 10, 2))
+    got = _g(gpuarr.linalg.solve(da, gpuarr.asarray(bi)))
+    wide = np.linalg.solve(a, bi).dtype  # NumPy's: float64 for float32 with integers
+    _check_solve(got, a.astype(wide), bi.astype(wide))
