@@ -61,12 +61,13 @@ bool use_svd_jacobi_batched(int64_t m, int64_t n, int64_t batch) {
          n <= kSvdJacobiMaxDim;
 }
 
-bool use_small_inverse(int64_t n, DType t) {
-  return (t == DType::Float32 || t == DType::Float64) && n >= 1 && n <= kSmallInverseMaxN;
+bool use_small_inverse(int64_t n, DType t, OwnLuMode mode) {
+  return mode == OwnLuMode::Rule && (t == DType::Float32 || t == DType::Float64) && n >= 1 &&
+         n <= kSmallInverseMaxN;
 }
 
-bool use_small_solve(int64_t n, int64_t columns, DType t) {
-  if (!use_small_inverse(n, t) || columns < 1 || columns > kSmallSolveMaxColumns) return false;
+bool use_small_solve(int64_t n, int64_t columns, DType t, OwnLuMode mode) {
+  if (!use_small_inverse(n, t, mode) || columns < 1 || columns > kSmallSolveMaxColumns) return false;
   return columns == 1 || n <= 32 || t == DType::Float32;
 }
 

@@ -44,8 +44,9 @@ int64_t own_lu_outer_block(int64_t n, int64_t panel_width, const RoutingThreshol
 // rows take one column (ptxas spills the kernel of 64 rows and 8 columns).
 constexpr int64_t kSmallInverseMaxN = 64;
 constexpr int64_t kSmallSolveMaxColumns = 8;
-bool use_small_inverse(int64_t n, DType t);
-bool use_small_solve(int64_t n, int64_t columns, DType t);
+// mode Never (GPUARR_LU_ROUTE=cusolver): the libraries' LU instead, at every size.
+bool use_small_inverse(int64_t n, DType t, OwnLuMode mode);
+bool use_small_solve(int64_t n, int64_t columns, DType t, OwnLuMode mode);
 int small_matrix_group_width(int64_t n);
 
 // Cholesky of many small matrices (batch > 1, n <= kCholeskyBatchedMaxN): one

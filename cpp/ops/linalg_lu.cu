@@ -796,7 +796,7 @@ NDArray linalg_inv(const NDArray& a, bool check, bool nan_fill) {
   NDArray out = empty_array(a.shape, a.dtype, 'C');
   if (batch == 0 || n == 0) return out;
   const cudaStream_t stream = stream_for(out);
-  if (use_small_inverse(n, a.dtype)) {
+  if (use_small_inverse(n, a.dtype, own_lu_mode())) {
     // One kernel; matrices with a NaN and singular ones give NaN (nan_fill's rule).
     const NDArray in = a.c_contiguous() ? a : copy_array(a, a.dtype, 'C');
     std::shared_ptr<Memory> info;
@@ -855,7 +855,7 @@ NDArray linalg_solve(const NDArray& a, const NDArray& b, bool nan_fill) {
   const int64_t n = a.shape.back();
   const int64_t k = b.shape.back();
   const int64_t batch = batch_count(a);
-  if (use_small_solve(n, k, a.dtype)) {
+  if (use_small_solve(n, k, a.dtype, own_lu_mode())) {
     // One kernel; matrices with a NaN and singular ones give NaN (nan_fill's rule).
     NDArray x = empty_array(b.shape, a.dtype, 'C');
     if (batch == 0) return x;

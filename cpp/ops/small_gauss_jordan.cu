@@ -1,17 +1,19 @@
 // Inverse, and solution of a x = b for up to 8 columns, of small real matrices (n <= 64) in
 // one kernel: a group of N threads a matrix (N the power of two >= n, at least 4), thread r
 // holding row r (and b's row r after it) in registers, the matrix padded to N x N with the
-// identity. Gauss-Jordan elimination with partial pivoting: at step k the pivot is the
-// largest |a[i][k]| among the rows not yet chosen (the candidates and their values are
-// getrf's at the same step), its row is broadcast, and every other row eliminates column
-// k. The rows are never swapped: step k's pivot thread is remembered, and the store undoes
-// the interchanges (row k of the inverse, or of x, is in the thread chosen at step k; the
-// inverse's column c in the register of the step that chose thread c). Groups of up to 32
-// threads are lanes of a warp (32 / N matrices a warp) and exchange values by shuffles; a
-// group of 64 is a block of two warps, which exchange through shared memory. cuBLAS's
-// getrfBatched + getriBatched spend 84 us on 1024 32x32 float32 matrices on an H200
-// (tools/probes/batched_inverse.cu); this is n^2 broadcasts, n^2 FMAs and n divisions a
-// thread, the matrix read and written once through shared memory.
+// identity. Elimination with partial pivoting: at step k the pivot is the largest |a[i][k]|
+// among the rows not yet chosen (the candidates and their values are getrf's at the same
+// step) and its row is broadcast. The inverse is Gauss-Jordan's (every other row
+// eliminates column k); the solve eliminates below the pivot only and then substitutes
+// back, as getrf + getrs, whose residual is backward stable where Gauss-Jordan's grows with
+// the condition number. The rows are never swapped: step k's pivot thread is remembered,
+// and the store undoes the interchanges (row k of the inverse, or of x, is in the thread
+// chosen at step k; the inverse's column c in the register of the step that chose thread
+// c). Groups of up to 32 threads are lanes of a warp (32 / N matrices a warp) and exchange
+// values by shuffles; a group of 64 is a block of two warps, which exchange through shared
+// memory. cuBLAS's getrfBatched + getriBatched spend 84 us on 1024 32x32 float32 matrices
+// on an H200 (tools/probes/batched_inverse.cu); this is n^2 broadcasts, n^2 FMAs and n
+// divisions a thread, the matrix read and written once through shared memory.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -54,7 +56,7 @@ template <class T, int N, int kRow, bool kInWarp = (N <= 32)> struct Group {
       keep_larger(mag, p, __shfl_xor_sync(kFullWarp, mag, off, N),
                   __shfl_xor_sync(kFullWarp, p, off, N));
   }
-  __device__ void share_pivot_row(const T (&)[kRow], bool) const {}
+  template <int kFrom = 0> __device__ void share_pivot_row(const T (&)[kRow], bool) const {}
   __device__ T pivot_entry(const T (&row)[kRow], int j, int p) const {
     return __shfl_sync(kFullWarp, row[j], p, N);
   }
@@ -86,11 +88,12 @@ template <class T, int N, int kRow> struct Group<T, N, kRow, false> {
     keep_larger(mag, p, candidate_mag[1], candidate_row[1]);
   }
   // Every thread has read the candidates and last step's pivot row before the pivot
-  // thread writes this step's, which the barrier then publishes.
+  // thread writes this step's entries from kFrom on, which the barrier then publishes.
+  template <int kFrom = 0>
   __device__ void share_pivot_row(const T (&row)[kRow], bool is_pivot) const {
     if (is_pivot) {
 #pragma unroll
-      for (int j = 0; j < kRow; ++j) pivot_row[j] = row[j];
+      for (int j = kFrom; j < kRow; ++j) pivot_row[j] = row[j];
     }
     __syncthreads();
   }
@@ -164,25 +167,60 @@ __global__ void __launch_bounds__(kBlockThreads<N>)
     grp.share_pivot_row(row, is_pivot);
     const T pivot = grp.pivot_entry(row, k, p);
     if (pivot == T(0) && first_zero == 0) first_zero = k + 1;
-    const T inv = T(1) / pivot;
-    if (is_pivot) {
-      used = true;
-      my_step = k;
-    }
     if (r == 0) order[k] = static_cast<unsigned char>(p);
     // The multiplier by division and the pivot row unscaled, as getrf's elimination: the
     // rows not yet chosen then hold getrf's trailing matrix, and exact cancellations (a row
     // a multiple of another) leave getrf's exact zero pivot.
-    const T l = is_pivot ? T(0) : row[k] / pivot;
+    if constexpr (K == 0) {
+      const T inv = T(1) / pivot;
+      const T l = is_pivot ? T(0) : row[k] / pivot;
 #pragma unroll
-    for (int j = K == 0 ? 0 : k + 1; j < kRow; ++j) {
-      if (j == k) continue;
-      const T pj = grp.pivot_entry(row, j, p);
-      row[j] = is_pivot ? pj * inv : row[j] - l * pj;
+      for (int j = 0; j < kRow; ++j) {
+        if (j == k) continue;
+        const T pj = grp.pivot_entry(row, j, p);
+        row[j] = is_pivot ? pj * inv : row[j] - l * pj;
+      }
+      row[k] = is_pivot ? inv : -l;
+    } else {
+      // Only the rows below the pivot (not chosen yet) eliminate: the chosen rows keep U.
+      const bool below = !used;
+      const T l = below ? row[k] / pivot : T(0);
+#pragma unroll
+      for (int j = k + 1; j < kRow; ++j) {
+        const T pj = grp.pivot_entry(row, j, p);
+        if (below) row[j] -= l * pj;
+      }
     }
-    if constexpr (K == 0) row[k] = is_pivot ? inv : -l;
+    if (is_pivot) {
+      used = true;
+      my_step = k;
+    }
   }
   grp.sync();
+  if constexpr (K > 0) {
+    // Back substitution, x's rows from the last: step k's row divides its b part by its
+    // pivot, and the rows chosen before it subtract their column k times that x row.
+    // Gauss-Jordan's elimination above the pivot would leave a residual growing with the
+    // condition number; this is getrs's, backward stable.
+#pragma unroll
+    for (int k = N - 1; k >= 0; --k) {
+      if (k < n) {
+        grp.sync();  // every thread has read the last step's shared row
+        const int p = order[k];
+        const bool is_pivot = r == p;
+        if (is_pivot) {
+#pragma unroll
+          for (int c = 0; c < K; ++c) row[N + c] /= row[k];
+        }
+        grp.template share_pivot_row<N>(row, is_pivot);
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+          const T xc = grp.pivot_entry(row, N + c, p);
+          if (my_step < k) row[N + c] -= row[k] * xc;
+        }
+      }
+    }
+  }
   const bool fill_nan = has_nan || first_zero != 0;
   if constexpr (K > 0) {
     // Row k of x is b's part of the row chosen at step k.
@@ -262,7 +300,7 @@ void launch_dtype(DType t, const char* a, const char* b, char* out, int* info, i
 void launch_small_inverse(DType t, const char* a, char* out, int* info, int64_t batch,
                           int64_t n, cudaStream_t stream) {
   if (batch == 0 || n == 0) return;
-  if (!use_small_inverse(n, t))
+  if (!use_small_inverse(n, t, OwnLuMode::Rule))
     throw ValueError("inv: the one-kernel inverse takes float32/float64 and n <= 64");
   launch_dtype<0>(t, a, nullptr, out, info, batch, n, 0, stream);
 }
@@ -270,7 +308,7 @@ void launch_small_inverse(DType t, const char* a, char* out, int* info, int64_t 
 void launch_small_solve(DType t, const char* a, const char* b, char* out, int* info,
                         int64_t batch, int64_t n, int64_t k, cudaStream_t stream) {
   if (batch == 0 || n == 0 || k == 0) return;
-  if (!use_small_solve(n, k, t)) throw ValueError("solve: outside the one-kernel solve's sizes");
+  if (!use_small_solve(n, k, t, OwnLuMode::Rule)) throw ValueError("solve: outside the one-kernel solve's sizes");
   if (k == 1) launch_dtype<1>(t, a, b, out, info, batch, n, k, stream);
   else launch_dtype<kSmallSolveMaxColumns>(t, a, b, out, info, batch, n, k, stream);
 }

@@ -259,8 +259,9 @@ BoolSetting segv_backtrace{
     "print a native backtrace on SIGSEGV/SIGBUS (read when gpuarr is imported)"};
 EnumSetting<LuRouteChoice> lu_route{
     "GPUARR_LU_ROUTE", {"auto", "cusolver"},
-    "LU of one matrix (inv, solve, det): auto = our blocked LU where it runs (sm_90), "
-    "cusolver = cuSOLVER Xgetrf always"};
+    "LU for inv, solve, det: auto = our kernels where they serve (small matrices' "
+    "Gauss-Jordan, the blocked LU on sm_90), cusolver = the libraries' always (cuSOLVER "
+    "Xgetrf a matrix, cuBLAS's batched LU)"};
 IntSetting det_cublas_max_n{
     "GPUARR_DET_CUBLAS_MAX_N", -1, -1, kMax,
     "det/slogdet take cuBLAS getrfBatched iff n <= this (-1: the measured rule)"};

@@ -163,20 +163,24 @@ TEST(LinalgPlan, SvdJacobiRoute) {
 }
 
 TEST(LinalgPlan, SmallGaussJordanRoute) {
-  EXPECT_TRUE(use_small_inverse(1, DType::Float32));
-  EXPECT_TRUE(use_small_inverse(kSmallInverseMaxN, DType::Float64));
-  EXPECT_FALSE(use_small_inverse(kSmallInverseMaxN + 1, DType::Float32));
-  EXPECT_FALSE(use_small_inverse(8, DType::Complex64));
-  EXPECT_FALSE(use_small_inverse(0, DType::Float32));
-  EXPECT_FALSE(use_small_inverse(8, DType::Float16));
-  EXPECT_TRUE(use_small_solve(64, 1, DType::Float64));
-  EXPECT_TRUE(use_small_solve(64, kSmallSolveMaxColumns, DType::Float32));
-  EXPECT_TRUE(use_small_solve(32, kSmallSolveMaxColumns, DType::Float64));
-  EXPECT_FALSE(use_small_solve(33, 2, DType::Float64));
-  EXPECT_FALSE(use_small_solve(3, kSmallSolveMaxColumns + 1, DType::Float32));
-  EXPECT_FALSE(use_small_solve(3, 0, DType::Float32));
-  EXPECT_FALSE(use_small_solve(65, 1, DType::Float32));
-  EXPECT_FALSE(use_small_solve(3, 1, DType::Complex128));
+  constexpr OwnLuMode R = OwnLuMode::Rule;
+  EXPECT_TRUE(use_small_inverse(1, DType::Float32, R));
+  EXPECT_TRUE(use_small_inverse(kSmallInverseMaxN, DType::Float64, R));
+  EXPECT_FALSE(use_small_inverse(kSmallInverseMaxN + 1, DType::Float32, R));
+  EXPECT_FALSE(use_small_inverse(8, DType::Complex64, R));
+  EXPECT_FALSE(use_small_inverse(0, DType::Float32, R));
+  EXPECT_FALSE(use_small_inverse(8, DType::Float16, R));
+  EXPECT_TRUE(use_small_solve(64, 1, DType::Float64, R));
+  EXPECT_TRUE(use_small_solve(64, kSmallSolveMaxColumns, DType::Float32, R));
+  EXPECT_TRUE(use_small_solve(32, kSmallSolveMaxColumns, DType::Float64, R));
+  EXPECT_FALSE(use_small_solve(33, 2, DType::Float64, R));
+  EXPECT_FALSE(use_small_solve(3, kSmallSolveMaxColumns + 1, DType::Float32, R));
+  EXPECT_FALSE(use_small_solve(3, 0, DType::Float32, R));
+  EXPECT_FALSE(use_small_solve(65, 1, DType::Float32, R));
+  EXPECT_FALSE(use_small_solve(3, 1, DType::Complex128, R));
+  // GPUARR_LU_ROUTE=cusolver: the libraries' LU at every size.
+  EXPECT_FALSE(use_small_inverse(8, DType::Float32, OwnLuMode::Never));
+  EXPECT_FALSE(use_small_solve(8, 1, DType::Float64, OwnLuMode::Never));
   EXPECT_EQ(small_matrix_group_width(1), 4);
   EXPECT_EQ(small_matrix_group_width(4), 4);
   EXPECT_EQ(small_matrix_group_width(5), 8);
