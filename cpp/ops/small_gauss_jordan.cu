@@ -182,8 +182,9 @@ __global__ void __launch_bounds__(kBlockThreads<N>)
       }
       row[k] = is_pivot ? inv : -l;
     } else {
-      // Only the rows below the pivot (not chosen yet) eliminate: the chosen rows keep U.
-      const bool below = !used;
+      // Only the rows below the pivot (not chosen yet) eliminate: the pivot's and those
+      // chosen before keep U's rows.
+      const bool below = !used && !is_pivot;
       const T l = below ? row[k] / pivot : T(0);
 #pragma unroll
       for (int j = k + 1; j < kRow; ++j) {
