@@ -114,6 +114,30 @@ def test_baseline_table_takes_the_newest_run_with_cupy_per_group(tmp_path):
     assert "| g | w 2026-01-02 | 1.00 | 2.00 | - | us | 0.50x | - |" in table
 
 
+def test_a_newer_partial_run_replaces_its_rows_only(tmp_path):
+    """A run of some rows (--match) serves those rows; the others stay the whole run's, and
+    the sources list both files for the group."""
+    from benchmarks.results import make_table
+    whole = _result_doc("2026-01-01", "g", True)
+    whole["rows"].append(dict(whole["rows"][0], key="k2", workload="w2 whole"))
+    partial = _result_doc("2026-01-02", "g", True)
+    partial["argv"] = ["--only", "g", "--match", "w"]
+    partial["rows"][0]["results"]["gpuarr"]["value"] = 0.5
+    older = _result_doc("2025-12-31", "g", True)
+    older["argv"] = ["--match", "w"]
+    for name, doc in {"a.json": whole, "b.json": partial, "c.json": older}.items():
+        (tmp_path / name).write_text(json.dumps(doc))
+    selection = make_table.load_kind(str(tmp_path))
+    [(group, doc, rows)] = selection
+    assert doc["_file"] == "a.json"
+    assert [(r["workload"], r["_source"]["_file"]) for r in rows] == [
+        ("w 2026-01-02", "b.json"), ("w2 whole", "a.json")]
+    table = make_table.table(selection)
+    assert "| g | w 2026-01-02 | 0.50 | 2.00 |" in table and "| g | w2 whole |" in table
+    src = make_table.sources(selection)
+    assert "`a.json`" in src and "`b.json`" in src and "`c.json`" not in src
+
+
 def test_a_group_with_a_summary_is_summarised_in_the_repository_readme(tmp_path):
     from benchmarks.results import make_table
     doc = _result_doc("2026-01-01", "sweep", True)

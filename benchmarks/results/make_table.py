@@ -6,7 +6,9 @@
 Each folder of ``benchmarks/results/`` (``h100/``, ...) holds the baseline of one GPU kind:
 JSON files written by ``python -m benchmarks``. For every group, the table takes the rows
 of the newest file (by its ``date``) in which CuPy, the reference library, has results for
-that group, so one file may serve some of its groups and not others. The table goes to
+that group, so one file may serve some of its groups and not others. A newer run of some of
+a group's rows only (``--match``) replaces those rows, and the group's summary is computed
+again from the rows shown. The table goes to
 ``benchmarks/results/README.md`` and between the ``benchmark-table`` markers of the
 repository's ``README.md``.
 """
@@ -33,7 +35,8 @@ versions, settings) that make up its current baseline. To update one: run the gr
 `latest.json` into the kind's folder as `DATE_KIND_GROUPS_COMMIT.json`, delete the files it
 replaces for every group (git history keeps them), then run
 `python -m benchmarks.results.make_table`, which writes this file and the table in the
-repository's README. A group's rows come from the newest file in which CuPy ran it.
+repository's README. A group's rows come from the newest file in which CuPy ran it; a
+newer run of some of its rows only (`--match`) replaces those rows.
 
 Per-call figures (us) drift by up to ~1.5x between machines of the same kind; compare
 the libraries within a row, which were measured in the same process.
@@ -44,22 +47,43 @@ def _ok(res):
     return res.get("status") == "ok"
 
 
+def _partial(doc):
+    """Whether the run timed some of its groups' rows only (``--match``)."""
+    return "--match" in (doc.get("argv") or [])
+
+
 def load_kind(folder):
-    """[(group, doc, rows)] for the GPU kind in ``folder``, groups sorted by name."""
+    """[(group, doc, rows)] for the GPU kind in ``folder``, groups sorted by name: doc the
+    newest whole run of the group with CuPy's results, its rows replaced by those of newer
+    partial runs (each row's ``_source`` is the run it came from)."""
     docs = []
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         with open(path) as f:
             doc = json.load(f)
         doc["_file"] = os.path.basename(path)
+        for r in doc["rows"]:
+            r["_source"] = doc
         docs.append(doc)
     docs.sort(key=lambda d: d.get("date") or "", reverse=True)
     chosen = {}
-    for doc in docs:
+    for doc in (d for d in docs if not _partial(d)):
         for group in dict.fromkeys(r["group"] for r in doc["rows"]):
             rows = [r for r in doc["rows"] if r["group"] == group]
             if group not in chosen and any(_ok(r["results"].get(harness.REFERENCE, {}))
                                            for r in rows):
                 chosen[group] = (doc, rows)
+    for doc in reversed([d for d in docs if _partial(d)]):  # oldest first
+        for r in doc["rows"]:
+            base = chosen.get(r["group"])
+            if (base is None or (doc.get("date") or "") <= (base[0].get("date") or "")
+                    or not _ok(r["results"].get(harness.REFERENCE, {}))):
+                continue
+            rows = base[1]
+            at = next((i for i, old in enumerate(rows) if old["key"] == r["key"]), None)
+            if at is None:
+                rows.append(r)
+            else:
+                rows[at] = r
     return [(g, *chosen[g]) for g in sorted(chosen)]
 
 
@@ -78,9 +102,18 @@ def _values(row):
 
 
 def summaries(selection):
-    """{group: summary text} of the groups whose run wrote one (the surface sweep's)."""
-    return {group: doc["summaries"][group] for group, doc, _rows in selection
-            if (doc.get("summaries") or {}).get(group)}
+    """{group: summary text} of the groups whose run wrote one (the surface sweep's),
+    computed again where newer partial runs replaced some of its rows."""
+    texts = {}
+    for group, doc, rows in selection:
+        text = (doc.get("summaries") or {}).get(group)
+        if not text:
+            continue
+        if any(r["_source"] is not doc for r in rows):
+            import benchmarks.surface  # noqa: F401  (registers the surface groups)
+            text = harness.GROUPS[group].summary(rows)
+        texts[group] = text
+    return texts
 
 
 def table(selection, summarized=()):
@@ -103,8 +136,9 @@ def table(selection, summarized=()):
 
 def sources(selection):
     by_file = {}
-    for group, doc, _rows in selection:
-        by_file.setdefault(doc["_file"], (doc, []))[1].append(group)
+    for group, doc, rows in selection:
+        for run in {id(d): d for d in [doc] + [r["_source"] for r in rows]}.values():
+            by_file.setdefault(run["_file"], (run, []))[1].append(group)
     lines = ["| file | date | commit | groups taken |", "|---|---|---|---|"]
     for name, (doc, groups) in sorted(by_file.items()):
         commit = (doc.get("git_commit") or "?")[:10]
