@@ -63,7 +63,7 @@ GPUARR_BINDINGS(50) {
   m.def("_reduce_squared_deviations", [](py::handle a, py::handle center, py::handle axis,
                                           bool keepdims, bool skip_nan) {
     const NDArray& x = as_array(a).a;
-    const NDArray& c = as_array(center).a;
+    const NDArray* c = center.is_none() ? nullptr : &as_array(center).a;
     const std::vector<int64_t> axes = axes_from_py(axis, x.ndim());
     return make_owner(reduce_squared_deviations(x, c, axes, keepdims, skip_nan));
   });

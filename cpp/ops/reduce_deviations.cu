@@ -6,6 +6,13 @@ namespace gpuarr {
 void launch_reduce_squared_deviations(bool skip_nan, DType dtype, const ReductionPlan& p,
                                       const char* in, const char* center, char* out,
                                       cudaStream_t stream) {
+  if (center == nullptr) {
+    if (skip_nan) throw ValueError("squared deviations from the mean skip no NaN");
+    if (dtype == DType::Float32) return run_reduction<MomentsOp<float>, float, float>(p, in, out, stream);
+    if (dtype == DType::Float64) return run_reduction<MomentsOp<double>, double, double>(p, in, out, stream);
+    throw TypeError(std::string("squared deviations from the mean are computed in float32 or "
+                                "float64, not ") + name(dtype));
+  }
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     using R = typename SquaredDeviationOp<T, false>::Acc;

@@ -27,8 +27,9 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
 
 // The sum of |x - center|^2 over `axes` (var/std's second pass): `center` holds one value
 // per output in `in`'s dtype (float32, float64, complex64 or complex128), C-ordered like the
-// result; the result is real. skip_nan leaves NaN elements out (nanvar).
-NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
+// result; the result is real. skip_nan leaves NaN elements out (nanvar). center null: the
+// deviations from each output's own mean, in one pass (float32/float64, no skip_nan).
+NDArray reduce_squared_deviations(const NDArray& in, const NDArray* center,
                                   const std::vector<int64_t>& axes, bool keepdims, bool skip_nan);
 
 // One file per family of reductions instantiates the kernels (small files keep each of nvcc's
@@ -43,6 +44,7 @@ bool launch_reduce_min(ReduceKind, DType, const ReductionPlan&, const char*, cha
 bool launch_reduce_argmax(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
 bool launch_reduce_argmin(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
 bool launch_reduce_logical(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
+// center null: from each output's own mean (MomentsOp).
 void launch_reduce_squared_deviations(bool skip_nan, DType, const ReductionPlan&, const char* in,
                                       const char* center, char* out, cudaStream_t);
 

@@ -343,6 +343,10 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
     if a.dtype.kind == "c" and dtype is None:
         res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
     x = a if a.dtype == acc else a.astype(acc)
+    if not nan and acc in (_np.float32, _np.float64):
+        # One pass: each output's mean and squared deviations merged as the data is read.
+        s = _core._reduce_squared_deviations(x, None, axis, keepdims, False)
+        return _var_divide(s, a, axis, ddof), res
     if nan:
         valid = _ufuncs.logical_not(_ufuncs.isnan(x))
         n = _core._reduce("sum", valid, axis, True)
@@ -368,13 +372,19 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
         if bool(_core._reduce("any", none_left, None, False)):
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
         denom = _indexing.where(none_left, float("nan"), denom)
-    else:
-        denom = max_int(n - ddof)
-        if n - ddof <= 0:
-            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        with _np.errstate(all="ignore"):
+            return _ufuncs.divide(s, denom), res
+    return _var_divide(s, a, axis, ddof), res
+
+
+def _var_divide(s, a, axis, ddof):
+    """The sums of squared deviations s over `axis` of `a` divided by n - ddof (NumPy's
+    warning and NaN where that is <= 0)."""
+    n, _ = _reduced_count(a.shape, axis)
+    if n - ddof <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
     with _np.errstate(all="ignore"):
-        r = _ufuncs.divide(s, denom if not isinstance(denom, int) else float(denom))
-    return r, res
+        return _ufuncs.divide(s, float(max_int(n - ddof)))
 
 
 def max_int(v):
