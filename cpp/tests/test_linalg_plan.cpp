@@ -18,6 +18,11 @@ Dims swap_last2(Dims d) {
   std::swap(d[d.size() - 1], d[d.size() - 2]);
   return d;
 }
+// A width rule (the power of two >= n, at least some width) at each (n, width).
+void expect_widths(int (*width)(int64_t),
+                   std::initializer_list<std::pair<int64_t, int>> cases) {
+  for (const auto& [n, w] : cases) EXPECT_EQ(width(n), w) << "n = " << n;
+}
 }  // namespace
 
 TEST(LinalgPlan, OwnLuRoute) {
@@ -85,12 +90,7 @@ TEST(LinalgPlan, QrSmallRoute) {
   EXPECT_FALSE(use_qr_small(33, 8, 8, 1, false, 32));
   EXPECT_FALSE(use_qr_small(128, 128, 128, 1, false, 128));
   EXPECT_FALSE(use_qr_small(65, 8, 0, 1, false, 128));
-  EXPECT_EQ(qr_small_rows_tile(1), 16);
-  EXPECT_EQ(qr_small_rows_tile(16), 16);
-  EXPECT_EQ(qr_small_rows_tile(17), 32);
-  EXPECT_EQ(qr_small_rows_tile(32), 32);
-  EXPECT_EQ(qr_small_rows_tile(33), 64);
-  EXPECT_EQ(qr_small_rows_tile(64), 64);
+  expect_widths(qr_small_rows_tile, {{1, 16}, {16, 16}, {17, 32}, {32, 32}, {33, 64}, {64, 64}});
 }
 
 TEST(LinalgPlan, LuRoute) {
@@ -181,14 +181,8 @@ TEST(LinalgPlan, SmallGaussJordanRoute) {
   // GPUARR_LU_ROUTE=cusolver: the libraries' LU at every size.
   EXPECT_FALSE(use_small_inverse(8, DType::Float32, OwnLuMode::Never));
   EXPECT_FALSE(use_small_solve(8, 1, DType::Float64, OwnLuMode::Never));
-  EXPECT_EQ(small_matrix_group_width(1), 4);
-  EXPECT_EQ(small_matrix_group_width(4), 4);
-  EXPECT_EQ(small_matrix_group_width(5), 8);
-  EXPECT_EQ(small_matrix_group_width(16), 16);
-  EXPECT_EQ(small_matrix_group_width(17), 32);
-  EXPECT_EQ(small_matrix_group_width(32), 32);
-  EXPECT_EQ(small_matrix_group_width(33), 64);
-  EXPECT_EQ(small_matrix_group_width(64), 64);
+  expect_widths(small_matrix_group_width,
+                {{1, 4}, {4, 4}, {5, 8}, {16, 16}, {17, 32}, {32, 32}, {33, 64}, {64, 64}});
 }
 
 TEST(LinalgPlan, CholeskyRoute) {
