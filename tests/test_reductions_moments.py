@@ -1,6 +1,6 @@
 """var/std of float32/float64 data in one pass (MomentsOp: each output's count, mean and
 squared deviations merged as the data is read, a thread's tile of loaded elements at a
-time): sizes around the tile, vector and block widths, misaligned starts, every kernel
+time, divided by n - ddof and std's root taken in the same kernel): sizes around the tile, vector and block widths, misaligned starts, every kernel
 path (a block an output, lanes an output, a thread an output, strided and multi-dim
 reductions, chunked whole arrays), data far from zero, and inf/NaN where NumPy's x - mean
 gives NaN, against NumPy."""
@@ -131,3 +131,26 @@ def test_half_and_integer_inputs_reduce_in_float(rng):
         got = gpuarr.asnumpy(gpuarr.var(gpuarr.asarray(ints), **kw))
         assert got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=1e-5 if want.dtype == np.float32 else 1e-12)
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("op", ["var", "std"])
+def test_divisor_and_root_in_the_kernel(rng, dt, op):
+    """The kernel divides by n - ddof and takes std's root: fractional ddof, ddof = n (a
+    division by zero: inf, or NaN for a constant row) and beyond, with NumPy's warning."""
+    h = rng.standard_normal((5, 9)).astype(dt)
+    h[3] = 2.5  # a constant row: 0 / 0 where ddof >= n
+    d = gpuarr.asarray(h)
+    for ddof in (0, 1, 2.5, 9, 11):
+        for axis in (None, 1):
+            with warnings.catch_warnings(record=True) as w_np:
+                warnings.simplefilter("always")
+                want = getattr(np, op)(h, axis=axis, ddof=ddof)
+            with warnings.catch_warnings(record=True) as w_ga:
+                warnings.simplefilter("always")
+                got = gpuarr.asnumpy(getattr(gpuarr, op)(d, axis=axis, ddof=ddof))
+            assert got.dtype == want.dtype and got.shape == np.shape(want)
+            np.testing.assert_allclose(got, want, rtol=RTOL[dt] * 10)
+            assert (any("Degrees of freedom" in str(m.message) for m in w_np)
+                    == any("Degrees of freedom" in str(m.message) for m in w_ga))

@@ -63,9 +63,15 @@ GPUARR_BINDINGS(50) {
   m.def("_reduce_squared_deviations", [](py::handle a, py::handle center, py::handle axis,
                                           bool keepdims, bool skip_nan) {
     const NDArray& x = as_array(a).a;
-    const NDArray* c = center.is_none() ? nullptr : &as_array(center).a;
+    const NDArray& c = as_array(center).a;
     const std::vector<int64_t> axes = axes_from_py(axis, x.ndim());
     return make_owner(reduce_squared_deviations(x, c, axes, keepdims, skip_nan));
+  });
+  m.def("_reduce_variance", [](py::handle a, py::handle axis, bool keepdims, double divisor,
+                                bool root) {
+    const NDArray& x = as_array(a).a;
+    const std::vector<int64_t> axes = axes_from_py(axis, x.ndim());
+    return make_owner(reduce_variance(x, axes, keepdims, divisor, root));
   });
   m.def("_reduce_axes", [](py::handle axis, int64_t ndim) { return axes_from_py(axis, ndim); });
   m.def("_reduce_result_dtype", [](const std::string& kind, py::handle dtype) {

@@ -77,13 +77,21 @@ template <class To, class From> __device__ __forceinline__ To acc_convert(From x
   else return static_cast<To>(x);
 }
 
+template <class Out, class Acc> __device__ __forceinline__ Out finish(const Acc& a) {
+  return from_compute<Out>(a);
+}
+template <class Out, class C> __device__ __forceinline__ Out finish(const ArgAcc<C>& a) {
+  return static_cast<Out>(a.i);
+}
+
 // ---- the reductions ------------------------------------------------------------------
 // Each: using Acc; identity(); map(compute value, flat reduced index); combine(a, b).
 // SkipNan: the NaN-skipping form, chosen at compile time: as a run-time flag in map and
 // combine it cost max of 16M float32 39 us instead of 35 and the sum of 256^3 float32
 // over axes (0, 2) 115 us instead of 95 (H100).
-// at_output: the kernels call it before reducing output o; ops that read a value per output
-// (SquaredDeviationOp) load it there.
+// configure: the kernels call it once with the launch's arguments (MomentsOp reads its
+// ReduceOpParams there). at_output: before reducing output o; ops that read a value per
+// output (SquaredDeviationOp) load it there. finish: the output's value from its total.
 template <bool SkipNan> struct NanRule {
   // Ops that reduce a thread's tile of loaded elements at once (combine_tile) set this.
   static constexpr bool kCombinesTiles = false;
@@ -91,7 +99,11 @@ template <bool SkipNan> struct NanRule {
     if constexpr (std::is_integral_v<C> || !SkipNan) return false;
     else return ufn::is_nan(x);
   }
+  __device__ void configure(const ReduceArgs&) {}
   __device__ void at_output(const ReduceArgs&, int64_t) {}
+  template <class Out, class Acc> __device__ Out finish(const Acc& a) const {
+    return gpuarr::finish<Out>(a);
+  }
 };
 template <class A, bool SkipNan> struct SumOp : NanRule<SkipNan> {
   using Acc = A;
@@ -161,7 +173,7 @@ template <class C, bool IsMax, bool SkipNan> struct ArgOp : NanRule<SkipNan> {
     return a.i <= b.i ? a : b;
   }
 };
-// The sum of |x - c|^2 with c the output's centre (ReduceArgs::center, stored as T): the
+// The sum of |x - c|^2 with c the output's centre (ReduceOpParams::center, stored as T): the
 // second pass of var/std, which then reads the data once instead of writing and reading
 // the deviations. Real result; NaN elements skipped in the nanvar form.
 template <class T, bool SkipNan> struct SquaredDeviationOp : NanRule<SkipNan> {
@@ -170,7 +182,7 @@ template <class T, bool SkipNan> struct SquaredDeviationOp : NanRule<SkipNan> {
   using Acc = typename std::conditional_t<kComplex, C, cuda::std::complex<C>>::value_type;
   C m{};
   __device__ void at_output(const ReduceArgs& a, int64_t o) {
-    m = to_compute(reinterpret_cast<const T*>(a.center)[o]);
+    m = to_compute(reinterpret_cast<const T*>(a.params.center)[o]);
   }
   __device__ Acc identity() const { return Acc(0); }
   __device__ Acc map(C x, int64_t) const {
@@ -188,8 +200,9 @@ template <class T, bool SkipNan> struct SquaredDeviationOp : NanRule<SkipNan> {
 // PyTorch's one-pass Welford 29.6). A thread's tile of loaded elements (16 float32, 8
 // float64) is reduced exactly as NumPy does a slice, its mean and then its squared
 // deviations, and merged with one division; single elements (strided and Outer paths)
-// take Welford's update. The result is the sum of squared deviations, NaN where the mean is
-// not finite: NumPy's x - mean is NaN at an inf element.
+// take Welford's update. The result is the sum of squared deviations over
+// ReduceOpParams::divisor (var), or its square root (std), NaN where the mean is not
+// finite: NumPy's x - mean is NaN at an inf element.
 __device__ __forceinline__ float reciprocal(float x) { return __frcp_rn(x); }
 __device__ __forceinline__ double reciprocal(double x) { return __drcp_rn(x); }
 template <class C> struct Moments {
@@ -200,6 +213,18 @@ template <class T> struct MomentsOp : NanRule<false> {
   using C = compute_t<T>;
   using Acc = Moments<C>;
   static constexpr bool kCombinesTiles = true;
+  C divisor = C(1);
+  bool root = false;
+  __device__ void configure(const ReduceArgs& a) {
+    divisor = C(a.params.divisor);
+    root = a.params.root;
+  }
+  // m2 / divisor (var), its square root (std): NumPy's division and sqrt in C.
+  template <class Out> __device__ Out finish(const Acc& a) const {
+    if (!isfinite(a.mean)) return from_compute<Out>(std::numeric_limits<C>::quiet_NaN());
+    const C v = a.m2 / divisor;
+    return from_compute<Out>(root ? sqrt(v) : v);
+  }
   __device__ Acc identity() const { return {C(0), C(0), 0}; }
   __device__ Acc map(C x, int64_t) const { return {x, C(0), 1}; }
   __device__ Acc combine(const Acc& a, const Acc& b) const {
@@ -239,16 +264,10 @@ template <class Op> struct CombineOp {
   }
 };
 
-template <class Op> __device__ __forceinline__ Op op_of(const ReduceArgs&) { return Op{}; }
-
-template <class Out, class Acc> __device__ __forceinline__ Out finish(const Acc& a) {
-  return from_compute<Out>(a);
-}
-template <class Out, class C> __device__ __forceinline__ Out finish(const ArgAcc<C>& a) {
-  return static_cast<Out>(a.i);
-}
-template <class Out, class C> __device__ __forceinline__ Out finish(const Moments<C>& a) {
-  return from_compute<Out>(isfinite(a.mean) ? a.m2 : std::numeric_limits<C>::quiet_NaN());
+template <class Op> __device__ __forceinline__ Op op_of(const ReduceArgs& a) {
+  Op op{};
+  op.configure(a);
+  return op;
 }
 
 // Element r of the reduced range of output o, mapped to the accumulator. Partial mode
@@ -439,7 +458,8 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
           acc = accumulate_lanes_row<Op, In>(op, row, a.n_reduce, sub, lanes, 0);
         }
         const Acc total = reduce_lane_groups(op, acc, lanes);
-        if (sub == 0 && o < a.n_out) reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+        if (sub == 0 && o < a.n_out)
+          reinterpret_cast<Out*>(out)[o] = op0.template finish<Out>(total);
       }
       return;
     }
@@ -475,7 +495,7 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
     const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op});
     if (threadIdx.x == 0) {
       if (a.chunks > 1) partial[o * a.chunks + c] = total;
-      else reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+      else reinterpret_cast<Out*>(out)[o] = op0.template finish<Out>(total);
     }
     __syncthreads();
   }
@@ -489,7 +509,7 @@ reduce_inner_kernel(ReduceArgs a, char* out, typename Op::Acc* partial) {
                                                              a.chunks, threadIdx.x,
                                                              kReduceThreads, 0);
         const Acc total = BlockReduce(temp).Reduce(acc, CombineOp<Op>{op0});
-        if (threadIdx.x == 0) reinterpret_cast<Out*>(out)[o] = finish<Out>(total);
+        if (threadIdx.x == 0) reinterpret_cast<Out*>(out)[o] = op0.template finish<Out>(total);
         __syncthreads();
       }
     }
@@ -530,7 +550,7 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
         acc = op.combine(acc, mapped(base + dims_offset(r, a.nr, a.rshape, a.rstride), r));
     }
     if (a.chunks > 1) partial[c * a.n_out + o] = acc;
-    else reinterpret_cast<Out*>(out)[o] = finish<Out>(acc);
+    else reinterpret_cast<Out*>(out)[o] = op0.template finish<Out>(acc);
   }
 }
 
@@ -538,7 +558,7 @@ __global__ void reduce_outer_kernel(ReduceArgs a, char* out, typename Op::Acc* p
 // kernels.
 template <class Op, class In, class Out>
 void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream_t stream,
-                   const void* center = nullptr) {
+                   const ReduceOpParams& params = {}) {
   using Acc = typename Op::Acc;
   static std::atomic<void*> handles[4][kMaxKernelHandleDevices];
   const ReduceKernels k{{reinterpret_cast<const void*>(&reduce_inner_kernel<Op, In, Out, false>),
@@ -549,7 +569,7 @@ void run_reduction(const ReductionPlan& p, const char* in, char* out, cudaStream
                         int(sizeof(In)),
                         int(sizeof(Acc)),
                         kReduceLoads<Acc, In>};
-  run_reduction_kernels(k, p, in, out, stream, center);
+  run_reduction_kernels(k, p, in, out, stream, params);
 }
 
 // NumPy's accumulator: int64/uint64 for integers and bool, float32 for float16 (stored back

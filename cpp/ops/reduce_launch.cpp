@@ -29,13 +29,13 @@ unsigned outer_blocks(int64_t n_out) {
 }  // namespace
 
 void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const char* in,
-                           char* out, cudaStream_t stream, const void* center) {
+                           char* out, cudaStream_t stream, const ReduceOpParams& params) {
   if (p.n_out == 0) return;
   if (p.kept_shape.size() > kReduceDims || p.reduced_shape.size() > kReduceDims)
     throw ValueError("gpuarr reductions support at most 8 non-mergeable dimensions per group");
   ReduceArgs a{};
   a.in = in;
-  a.center = center;
+  a.params = params;
   a.nk = static_cast<int>(p.kept_shape.size());
   a.nr = static_cast<int>(p.reduced_shape.size());
   for (int d = 0; d < a.nk; ++d) {

@@ -15,6 +15,14 @@ namespace gpuarr {
 
 constexpr int kReduceDims = 8;
 
+// What an op reads besides the data: SquaredDeviationOp's centres (one value per output),
+// MomentsOp's divisor and square root (var/std's last steps, folded into the reduction).
+struct ReduceOpParams {
+  const void* center = nullptr;
+  double divisor = 1.0;
+  bool root = false;
+};
+
 struct ReduceArgs {
   const char* in;
   int nk, nr;
@@ -25,8 +33,7 @@ struct ReduceArgs {
   // Several reduced dims whose innermost is contiguous: its length, the reduced range being
   // rows of that many elements that warps read whole (chunks then hold whole rows); else 0.
   int64_t row_len;
-  // One value per output that the op reads (SquaredDeviationOp's centres); else null.
-  const void* center;
+  ReduceOpParams params;
   // The Inner kernel gives each output this many lanes of a warp instead of a block
   // (ReductionPlan::lane_group_per_output, reduce_lanes_per_output); 0: a block an output.
   int lanes_per_output;
@@ -47,8 +54,7 @@ struct ReduceKernels {
 
 // Runs one planned reduction: `in` has the plan's layout, `out` is a contiguous array of
 // n_out elements of the kernels' output type.
-// `center`: the op's value per output (ReduceArgs::center), or null.
 void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const char* in,
-                           char* out, cudaStream_t stream, const void* center = nullptr);
+                           char* out, cudaStream_t stream, const ReduceOpParams& params = {});
 
 }  // namespace gpuarr

@@ -51,26 +51,34 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
   return out;
 }
 
-NDArray reduce_squared_deviations(const NDArray& in, const NDArray* center,
+NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
                                   const std::vector<int64_t>& axes, bool keepdims,
                                   bool skip_nan) {
   DeviceGuard guard(in.device());
   const ReductionPlan plan = plan_reduction(in.shape, in.strides, axes, keepdims, multiprocessor_count(in.device()));
-  if (center) {
-    if (center->dtype != in.dtype || center->size() != plan.n_out || !center->c_contiguous())
-      throw ValueError("the centres must be a C-contiguous array of the input's dtype with one "
-                       "value per output");
-    if (center->device() != in.device())
-      throw ValueError("the centres must be on the input's device");
-  }
+  if (center.dtype != in.dtype || center.size() != plan.n_out || !center.c_contiguous())
+    throw ValueError("the centres must be a C-contiguous array of the input's dtype with one "
+                     "value per output");
+  if (center.device() != in.device())
+    throw ValueError("the centres must be on the input's device");
   const DType real = in.dtype == DType::Complex64    ? DType::Float32
                      : in.dtype == DType::Complex128 ? DType::Float64
                                                      : in.dtype;
   NDArray out = empty_array(plan.out_shape, real, 'C');
   if (plan.n_out == 0) return out;
-  launch_reduce_squared_deviations(skip_nan, in.dtype, plan, in.data(),
-                                   center ? center->data() : nullptr, out.data(),
+  launch_reduce_squared_deviations(skip_nan, in.dtype, plan, in.data(), center.data(), out.data(),
                                    stream_for(out));
+  return out;
+}
+
+NDArray reduce_variance(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
+                        double divisor, bool root) {
+  DeviceGuard guard(in.device());
+  const ReductionPlan plan =
+      plan_reduction(in.shape, in.strides, axes, keepdims, multiprocessor_count(in.device()));
+  NDArray out = empty_array(plan.out_shape, in.dtype, 'C');
+  if (plan.n_out == 0) return out;
+  launch_reduce_variance(in.dtype, plan, in.data(), out.data(), divisor, root, stream_for(out));
   return out;
 }
 

@@ -27,10 +27,15 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
 
 // The sum of |x - center|^2 over `axes` (var/std's second pass): `center` holds one value
 // per output in `in`'s dtype (float32, float64, complex64 or complex128), C-ordered like the
-// result; the result is real. skip_nan leaves NaN elements out (nanvar). center null: the
-// deviations from each output's own mean, in one pass (float32/float64, no skip_nan).
-NDArray reduce_squared_deviations(const NDArray& in, const NDArray* center,
+// result; the result is real. skip_nan leaves NaN elements out (nanvar).
+NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
                                   const std::vector<int64_t>& axes, bool keepdims, bool skip_nan);
+
+// var (root false) or std (root true) over `axes` of float32/float64 data in one pass: each
+// output's squared deviations from its own mean, divided by `divisor` (n - ddof, NumPy's
+// division in the data's type), NaN where the data holds an inf or NaN.
+NDArray reduce_variance(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
+                        double divisor, bool root);
 
 // One file per family of reductions instantiates the kernels (small files keep each of nvcc's
 // compiles short, so that a parallel build uses every core); each returns false for kinds it
@@ -44,8 +49,9 @@ bool launch_reduce_min(ReduceKind, DType, const ReductionPlan&, const char*, cha
 bool launch_reduce_argmax(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
 bool launch_reduce_argmin(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
 bool launch_reduce_logical(ReduceKind, DType, const ReductionPlan&, const char*, char*, cudaStream_t);
-// center null: from each output's own mean (MomentsOp).
 void launch_reduce_squared_deviations(bool skip_nan, DType, const ReductionPlan&, const char* in,
                                       const char* center, char* out, cudaStream_t);
+void launch_reduce_variance(DType, const ReductionPlan&, const char* in, char* out,
+                            double divisor, bool root, cudaStream_t);
 
 }  // namespace gpuarr

@@ -331,7 +331,8 @@ _BOOL_SUBTRACT = ("numpy boolean subtract, the `-` operator, is not supported, u
                   "bitwise_xor, the `^` operator, or the logical_xor function instead.")
 
 
-def _var(a, axis, dtype, out, ddof, keepdims, nan):
+def _var(a, axis, dtype, out, ddof, keepdims, nan, root=False):
+    """(var, or std where root, result dtype)."""
     a = _as_array(a)
     axis = _axis_arg(axis)
     if not nan:
@@ -344,9 +345,11 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
         res = _np.empty(0, res).real.dtype  # |x - mean|^2 of complex input is real
     x = a if a.dtype == acc else a.astype(acc)
     if not nan and acc in (_np.float32, _np.float64):
-        # One pass: each output's mean and squared deviations merged as the data is read.
-        s = _core._reduce_squared_deviations(x, None, axis, keepdims, False)
-        return _var_divide(s, a, axis, ddof), res
+        # One pass: each output's mean and squared deviations merged as the data is read,
+        # then divided (and the root taken) by the same kernel.
+        n, _ = _reduced_count(a.shape, axis)
+        _warn_no_degrees_of_freedom(n, ddof)
+        return _core._reduce_variance(x, axis, keepdims, float(max_int(n - ddof)), root), res
     if nan:
         valid = _ufuncs.logical_not(_ufuncs.isnan(x))
         n = _core._reduce("sum", valid, axis, True)
@@ -373,18 +376,18 @@ def _var(a, axis, dtype, out, ddof, keepdims, nan):
             warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
         denom = _indexing.where(none_left, float("nan"), denom)
         with _np.errstate(all="ignore"):
-            return _ufuncs.divide(s, denom), res
-    return _var_divide(s, a, axis, ddof), res
+            r = _ufuncs.divide(s, denom)
+    else:
+        _warn_no_degrees_of_freedom(n, ddof)
+        with _np.errstate(all="ignore"):
+            r = _ufuncs.divide(s, float(max_int(n - ddof)))
+    return (_ufuncs.sqrt(r) if root else r), res
 
 
-def _var_divide(s, a, axis, ddof):
-    """The sums of squared deviations s over `axis` of `a` divided by n - ddof (NumPy's
-    warning and NaN where that is <= 0)."""
-    n, _ = _reduced_count(a.shape, axis)
+def _warn_no_degrees_of_freedom(n, ddof):
+    """NumPy's warning where n - ddof <= 0 (the result is then inf or NaN)."""
     if n - ddof <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
-    with _np.errstate(all="ignore"):
-        return _ufuncs.divide(s, float(max_int(n - ddof)))
 
 
 def max_int(v):
@@ -405,8 +408,7 @@ def std(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndarr
     """Standard deviation (square root of ``var``)."""
     if correction is not None:
         ddof = correction
-    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=False)
-    r = _ufuncs.sqrt(r)
+    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=False, root=True)
     return _finish(r, res if r.dtype != res else None, out, ufunc="sqrt")
 
 
@@ -458,8 +460,7 @@ def nanstd(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None,
     if a.dtype.kind in "biu":
         return std(a, axis, dtype, out, ddof, keepdims)
     _nan_inexact_args(dtype, out)
-    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True)
-    r = _ufuncs.sqrt(r)
+    r, res = _var(a, axis, dtype, out, ddof, keepdims, nan=True, root=True)
     return _finish(r, res if r.dtype != res else None, out, ufunc="sqrt")
 
 
