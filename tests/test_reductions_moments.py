@@ -154,3 +154,30 @@ def test_divisor_and_root_in_the_kernel(rng, dt, op):
             np.testing.assert_allclose(got, want, rtol=RTOL[dt] * 10)
             assert (any("Degrees of freedom" in str(m.message) for m in w_np)
                     == any("Degrees of freedom" in str(m.message) for m in w_ga))
+
+
+@gpu_test
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_mean_divides_in_the_sum_kernel(rng, dt):
+    """mean of floating and complex data: the sum's kernel divides by the count (float16
+    sums in float32 and stores float16; complex parts divided each), over whole arrays, each
+    axis, keepdims and out=."""
+    h = rng.standard_normal((300, 7, 50))
+    if dt.startswith("complex"):
+        h = h + 1j * rng.standard_normal(h.shape)
+    h = h.astype(dt)
+    d = gpuarr.asarray(h)
+    rtol = {"float16": 2e-3, "float32": 1e-5, "complex64": 1e-5}.get(dt, 1e-12)
+    for axis, keepdims in ((None, False), (0, False), (2, True), ((0, 2), False), (-2, True)):
+        want = np.mean(h, axis=axis, keepdims=keepdims)
+        got = gpuarr.asnumpy(gpuarr.mean(d, axis=axis, keepdims=keepdims))
+        assert got.dtype == want.dtype and got.shape == np.shape(want)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)  # data of scale 1
+    out = gpuarr.empty((7, 50), dtype=dt)
+    r = gpuarr.mean(d, axis=0, out=out)
+    assert r is out
+    np.testing.assert_allclose(gpuarr.asnumpy(out), np.mean(h, axis=0), rtol=rtol, atol=rtol)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        empty = gpuarr.mean(gpuarr.asarray(h[:0]), axis=0)
+    assert np.isnan(gpuarr.asnumpy(empty)).all()

@@ -67,6 +67,11 @@ GPUARR_BINDINGS(50) {
     const std::vector<int64_t> axes = axes_from_py(axis, x.ndim());
     return make_owner(reduce_squared_deviations(x, c, axes, keepdims, skip_nan));
   });
+  m.def("_reduce_mean", [](py::handle a, py::handle axis, bool keepdims, double count) {
+    const NDArray& x = as_array(a).a;
+    const std::vector<int64_t> axes = axes_from_py(axis, x.ndim());
+    return make_owner(reduce_mean(x, axes, keepdims, count));
+  });
   m.def("_reduce_variance", [](py::handle a, py::handle axis, bool keepdims, double divisor,
                                 bool root) {
     const NDArray& x = as_array(a).a;

@@ -113,6 +113,18 @@ template <class A, bool SkipNan> struct SumOp : NanRule<SkipNan> {
   }
   __device__ Acc combine(Acc a, Acc b) const { return ufn::Add{}(a, b); }
 };
+// The mean: the sum over ReduceOpParams::divisor (the count), divided in the accumulator's
+// type as NumPy divides its sum, in the sum's kernel instead of a launch after it.
+template <class A, bool SkipNan> struct MeanOp : SumOp<A, SkipNan> {
+  // Real: a complex sum's parts are divided each, not by a complex (count, 0).
+  using Real = typename std::conditional_t<ufn::is_cplx_v<A>, A,
+                                           cuda::std::complex<A>>::value_type;
+  Real divisor = Real(1);
+  __device__ void configure(const ReduceArgs& a) { divisor = Real(a.params.divisor); }
+  template <class Out> __device__ Out finish(const A& a) const {
+    return from_compute<Out>(a / divisor);
+  }
+};
 template <class A, bool SkipNan> struct ProdOp : NanRule<SkipNan> {
   using Acc = A;
   __device__ Acc identity() const { return Acc(1); }

@@ -71,6 +71,17 @@ NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
   return out;
 }
 
+NDArray reduce_mean(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
+                    double count) {
+  DeviceGuard guard(in.device());
+  const ReductionPlan plan =
+      plan_reduction(in.shape, in.strides, axes, keepdims, multiprocessor_count(in.device()));
+  NDArray out = empty_array(plan.out_shape, in.dtype, 'C');
+  if (plan.n_out == 0) return out;
+  launch_reduce_mean(in.dtype, plan, in.data(), out.data(), count, stream_for(out));
+  return out;
+}
+
 NDArray reduce_variance(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
                         double divisor, bool root) {
   DeviceGuard guard(in.device());

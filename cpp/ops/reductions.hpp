@@ -31,6 +31,11 @@ NDArray reduce_array(ReduceKind kind, const NDArray& in, const std::vector<int64
 NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
                                   const std::vector<int64_t>& axes, bool keepdims, bool skip_nan);
 
+// The mean over `axes` of floating or complex data (float16 sums in float32, as NumPy):
+// the sum divided by `count` in the sum's kernel.
+NDArray reduce_mean(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
+                    double count);
+
 // var (root false) or std (root true) over `axes` of float32/float64 data in one pass: each
 // output's squared deviations from its own mean, divided by `divisor` (n - ddof, NumPy's
 // division in the data's type), NaN where the data holds an inf or NaN.
@@ -53,5 +58,7 @@ void launch_reduce_squared_deviations(bool skip_nan, DType, const ReductionPlan&
                                       const char* center, char* out, cudaStream_t);
 void launch_reduce_variance(DType, const ReductionPlan&, const char* in, char* out,
                             double divisor, bool root, cudaStream_t);
+void launch_reduce_mean(DType, const ReductionPlan&, const char* in, char* out, double count,
+                        cudaStream_t);
 
 }  // namespace gpuarr

@@ -316,6 +316,9 @@ def mean(a: ArrayLike, axis: AxisLike = None, dtype: DTypeLike = None, out: ndar
     _strict_axes(a, axis)
     acc, res = _mean_dtype(a, dtype)
     n, _ = _reduced_count(a.shape, axis)
+    if n and a.dtype.kind in "fc" and res == a.dtype:
+        # The sum's kernel divides (float16 sums in float32 there, as NumPy's).
+        return _finish(_core._reduce_mean(a, axis, keepdims, float(n)), None, out)
     s = _core._reduce("sum", a if a.dtype == acc else a.astype(acc), axis, keepdims)
     if s.dtype != acc:
         # NumPy sums in the dtype asked for (an integer one wraps around), then divides.
