@@ -14,20 +14,15 @@ void launch_reduce_mean(DType dtype, const ReductionPlan& p, const char* in, cha
                         double count, cudaStream_t stream) {
   ReduceOpParams params;
   params.divisor = count;
-  auto run = [&](auto tag) {
+  dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_reduction<MeanOp<compute_t<T>, false>, T, T>(p, in, out, stream, params);
-  };
-  switch (dtype) {
-    case DType::Float16: return run(TypeTag<__half>{});
-    case DType::Float32: return run(TypeTag<float>{});
-    case DType::Float64: return run(TypeTag<double>{});
-    case DType::Complex64: return run(TypeTag<complex64_t>{});
-    case DType::Complex128: return run(TypeTag<complex128_t>{});
-    default:
+    using C = compute_t<T>;
+    if constexpr (std::is_floating_point_v<C> || ufn::is_cplx_v<C>)
+      run_reduction<MeanOp<C, false>, T, T>(p, in, out, stream, params);
+    else
       throw TypeError(std::string("the folded mean takes floating or complex data, not ") +
                       name(dtype));
-  }
+  });
 }
 
 }  // namespace gpuarr
