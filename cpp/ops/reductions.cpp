@@ -71,26 +71,32 @@ NDArray reduce_squared_deviations(const NDArray& in, const NDArray& center,
   return out;
 }
 
-NDArray reduce_mean(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
-                    double count) {
+namespace {
+// A reduction whose result has the input's dtype, `launch(plan, out, stream)` its kernels.
+template <class Launch>
+NDArray reduce_in_input_dtype(const NDArray& in, const std::vector<int64_t>& axes,
+                              bool keepdims, Launch launch) {
   DeviceGuard guard(in.device());
   const ReductionPlan plan =
       plan_reduction(in.shape, in.strides, axes, keepdims, multiprocessor_count(in.device()));
   NDArray out = empty_array(plan.out_shape, in.dtype, 'C');
-  if (plan.n_out == 0) return out;
-  launch_reduce_mean(in.dtype, plan, in.data(), out.data(), count, stream_for(out));
+  if (plan.n_out > 0) launch(plan, out, stream_for(out));
   return out;
+}
+}  // namespace
+
+NDArray reduce_mean(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
+                    double count) {
+  return reduce_in_input_dtype(in, axes, keepdims, [&](auto& plan, NDArray& out, auto stream) {
+    launch_reduce_mean(in.dtype, plan, in.data(), out.data(), count, stream);
+  });
 }
 
 NDArray reduce_variance(const NDArray& in, const std::vector<int64_t>& axes, bool keepdims,
                         double divisor, bool root) {
-  DeviceGuard guard(in.device());
-  const ReductionPlan plan =
-      plan_reduction(in.shape, in.strides, axes, keepdims, multiprocessor_count(in.device()));
-  NDArray out = empty_array(plan.out_shape, in.dtype, 'C');
-  if (plan.n_out == 0) return out;
-  launch_reduce_variance(in.dtype, plan, in.data(), out.data(), divisor, root, stream_for(out));
-  return out;
+  return reduce_in_input_dtype(in, axes, keepdims, [&](auto& plan, NDArray& out, auto stream) {
+    launch_reduce_variance(in.dtype, plan, in.data(), out.data(), divisor, root, stream);
+  });
 }
 
 }  // namespace gpuarr
