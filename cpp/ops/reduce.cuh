@@ -115,14 +115,15 @@ template <class A, bool SkipNan> struct SumOp : NanRule<SkipNan> {
 };
 // The mean: the sum over ReduceOpParams::divisor (the count), divided in the accumulator's
 // type as NumPy divides its sum, in the sum's kernel instead of a launch after it.
+// A complex sum is divided by the complex (count, 0) as NumPy's true_divide does (Smith's
+// method: a NaN or inf part makes the other part NaN, as x * 0 does).
 template <class A, bool SkipNan> struct MeanOp : SumOp<A, SkipNan> {
-  // Real: a complex sum's parts are divided each, not by a complex (count, 0).
   using Real = typename std::conditional_t<ufn::is_cplx_v<A>, A,
                                            cuda::std::complex<A>>::value_type;
-  Real divisor = Real(1);
-  __device__ void configure(const ReduceArgs& a) { divisor = Real(a.params.divisor); }
+  A divisor = A(1);
+  __device__ void configure(const ReduceArgs& a) { divisor = A(Real(a.params.divisor)); }
   template <class Out> __device__ Out finish(const A& a) const {
-    return from_compute<Out>(a / divisor);
+    return from_compute<Out>(ufn::TrueDivide{}(a, divisor));
   }
 };
 template <class A, bool SkipNan> struct ProdOp : NanRule<SkipNan> {

@@ -101,6 +101,7 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
   // Second pass over the partial accumulators.
   ReduceArgs b{};
   b.in = static_cast<const char*>(partial);
+  b.params = params;  // the finish step (a mean's count, a variance's divisor) runs here
   b.nk = 1;
   b.nr = 1;
   b.kshape[0] = p.n_out;
