@@ -246,6 +246,23 @@ def test_reduce_large(op, dtype, rng):
             compare(op, h[1:], axis=axis, rtol_scale=10)
 
 
+# Rows long enough that each chunk holds four or more of a block's loading steps, which
+# rounds the chunks to whole steps (core reduce_chunk_len): 16 float32 a thread, 8 float64,
+# 64 int8. With an odd tail, from an unaligned start, and two outputs a row each.
+WHOLE_STEPS = [("float32", (2**24 + 4097,), None), ("float32", (2, 9_000_011), 1),
+               ("float64", (2**23 + 3,), None), ("int8", (36_000_001,), None)]
+
+
+@gpu_test
+@pytest.mark.parametrize("dtype,shape,axis", WHOLE_STEPS)
+@pytest.mark.parametrize("op", ["sum", "mean", "std", "max", "argmax", "count_nonzero"])
+def test_chunks_of_whole_block_steps(op, dtype, shape, axis, rng):
+    h = data_for(rng, op, shape, dtype)
+    compare(op, h, axis=axis, rtol_scale=10)
+    if len(shape) == 1:
+        compare(op, h[1:], axis=axis, rtol_scale=10)
+
+
 @gpu_test
 def test_sum_float32_large_unaligned_and_returned_0d(rng):
     h = rng.standard_normal(1 << 22).astype(np.float32)

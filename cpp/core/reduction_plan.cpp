@@ -89,6 +89,12 @@ ReductionPlan plan_reduction(const Dims& shape, const Dims& strides,
   return p;
 }
 
+int64_t reduce_chunk_len(int64_t n_reduce, int64_t chunks, int64_t block_tile) {
+  const int64_t even = (n_reduce + chunks - 1) / std::max<int64_t>(1, chunks);
+  const int64_t unit = block_tile > 0 && even >= 4 * block_tile ? block_tile : 64;
+  return std::max<int64_t>(64, (even + unit - 1) / unit * unit);
+}
+
 int reduce_lanes_per_output(int64_t n_reduce, int64_t item_size, ReduceLoads loads) {
   const int64_t lane_loads = std::max<int64_t>(1, n_reduce * item_size / loads.bytes());
   int lanes = 1;

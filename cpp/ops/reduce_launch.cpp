@@ -61,8 +61,11 @@ void run_reduction_kernels(const ReduceKernels& k, const ReductionPlan& p, const
     const int64_t rows_per_chunk = (rows + p.chunks - 1) / p.chunks;
     a.chunk_len = rows_per_chunk * a.row_len;
   } else {
-    // Chunks start on 64-element boundaries, so that contiguous rows keep 16-byte alignment.
-    a.chunk_len = std::max<int64_t>(64, ((p.n_reduce + p.chunks - 1) / p.chunks + 63) / 64 * 64);
+    const bool block_reads_row = p.strategy == ReduceStrategy::Inner && a.contiguous_reduce;
+    const int64_t per_vector = std::max<int64_t>(1, k.loads.vector_bytes / k.in_size);
+    a.chunk_len = reduce_chunk_len(
+        p.n_reduce, p.chunks,
+        block_reads_row ? int64_t(kReduceThreads) * k.loads.loads * per_vector : 0);
   }
   a.chunks = std::max<int64_t>(1, (p.n_reduce + a.chunk_len - 1) / a.chunk_len);
   std::shared_ptr<Memory> partial_mem;

@@ -79,6 +79,29 @@ TEST(ReductionPlan, LanesPerOutputFollowTheRowBytes) {
   EXPECT_EQ(reduce_lanes_per_output(64, 4, reduce_loads(true, 4)), 8);
 }
 
+TEST(ReductionPlan, ChunksHoldWholeBlockSteps) {
+  const int64_t step = kReduceThreads * 4 * 4;  // 16-byte vectors of float32, four a thread
+  // 16M float32 over 528 chunks: 31776 each, rounded to eight steps, 512 chunks.
+  EXPECT_EQ(reduce_chunk_len(int64_t(1) << 24, 528, step), 8 * step);
+  // A chunk of under four steps keeps 64-element rounding (rounding to whole steps could
+  // halve the blocks).
+  EXPECT_EQ(reduce_chunk_len(int64_t(1) << 22, 528, step), 8000);
+  EXPECT_EQ(reduce_chunk_len(4 * step * 528, 528, step), 4 * step);  // exactly four steps
+  EXPECT_EQ(reduce_chunk_len(4 * step * 528 + 1, 528, step), 5 * step);
+  // Chunks not read a block's step at a time, and short rows: 64-element rounding.
+  EXPECT_EQ(reduce_chunk_len(int64_t(1) << 24, 528, 0), 31808);
+  EXPECT_EQ(reduce_chunk_len(100, 4, step), 64);
+  EXPECT_EQ(reduce_chunk_len(1, 1, step), 64);
+  // The chunks never outnumber the planned ones.
+  for (const int64_t n : {int64_t(1) << 24, int64_t(9000011), int64_t(123456789)}) {
+    for (const int64_t chunks : {int64_t(1), int64_t(264), int64_t(528)}) {
+      const int64_t len = reduce_chunk_len(n, chunks, step);
+      EXPECT_LE((n + len - 1) / len, chunks) << n << " " << chunks;
+      EXPECT_EQ(len % 64, 0);
+    }
+  }
+}
+
 TEST(ReductionPlan, NonContiguousKeepsCOrder) {
   // A transposed view: reduced dims keep their logical order (flat index as NumPy's).
   const Dims shape{3, 5}, strides{8, 24};
